@@ -1,0 +1,186 @@
+//! A game of any variant behind one object-safe interface: the start
+//! position, the moves played and the history that repetition rules read.
+//! The protocol holds a `Box<dyn AnyGame>`; everything below is monomorphised.
+
+use crate::moves::Move;
+use crate::perft;
+use crate::position::Position;
+use crate::variant::{Outcome, Variant};
+use crate::variants;
+
+/// What the protocol layer can ask of a game without knowing its variant.
+pub trait AnyGame: Send {
+    fn variant(&self) -> &'static str;
+    /// Sets up `fen` (or the start position) and plays `moves`; on any error
+    /// the game is left as it was.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    /// Plays one more move from the current position.
+    fn push_move(&mut self, mv: &str) -> Result<(), String>;
+    fn fen(&self) -> String;
+    fn start_fen(&self) -> String;
+    fn pretty(&self) -> String;
+    fn key(&self) -> u64;
+    fn perft(&self, depth: u32) -> u64;
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Legal moves in the protocol's notation (repetition rules included).
+    fn legal_moves(&self) -> Vec<String>;
+    /// How the game has ended, if it has.
+    fn outcome(&self) -> Option<Outcome>;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+#[derive(Clone)]
+pub struct Game<V: Variant> {
+    pub start: Position<V>,
+    pub moves: Vec<Move>,
+    /// Positions from the start, the current one last.
+    pub history: Vec<Position<V>>,
+}
+
+impl<V: Variant> Default for Game<V> {
+    fn default() -> Self {
+        Self::new(Position::startpos())
+    }
+}
+
+impl<V: Variant> Game<V> {
+    pub fn new(start: Position<V>) -> Self {
+        Game {
+            start,
+            moves: Vec::new(),
+            history: vec![start],
+        }
+    }
+    pub fn pos(&self) -> &Position<V> {
+        self.history.last().unwrap_or(&self.start)
+    }
+    /// How many times the current position stood before (same side, board, hands, rights).
+    pub fn repetitions_of(&self, key: u64) -> usize {
+        self.history.iter().filter(|p| p.key == key).count()
+    }
+    /// A move is refused by the game's rules beyond the position (Ito's repetition rule).
+    pub fn refusal(&self, m: Move) -> Option<String> {
+        if V::REPETITION_ILLEGAL {
+            let next = self.pos().play(m);
+            if self.repetitions_of(next.key) >= 2 {
+                return Some("it would repeat a position for the third time".into());
+            }
+        }
+        None
+    }
+    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+        let pos = *self.pos();
+        if let Some(o) = self.outcome() {
+            return Err(format!(
+                "the game is over ({}, {})",
+                o.result_string(),
+                o.reason
+            ));
+        }
+        let m = pos.parse_uci_move(text)?;
+        if let Some(why) = self.refusal(m) {
+            return Err(format!("illegal move '{text}': {why}"));
+        }
+        self.moves.push(m);
+        self.history.push(pos.play(m));
+        Ok(())
+    }
+    pub fn legal(&self) -> Vec<Move> {
+        let pos = self.pos();
+        if V::board_end(pos).is_some() {
+            return Vec::new();
+        }
+        pos.legal_moves()
+            .into_iter()
+            .filter(|&m| self.refusal(m).is_none())
+            .collect()
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = self.pos();
+        if let Some(o) = V::board_end(pos) {
+            return Some(o);
+        }
+        if self.legal().is_empty() {
+            return Some(V::no_moves(pos, pos.in_check()));
+        }
+        if !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
+            return Some(Outcome::draw("threefold repetition"));
+        }
+        V::rule_end(pos)
+    }
+}
+
+impl<V: Variant> AnyGame for Game<V> {
+    fn variant(&self) -> &'static str {
+        V::NAME
+    }
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let start = match fen {
+            Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::startpos(),
+        };
+        let mut g = Game::new(start);
+        for m in moves {
+            g.play_text(m)?;
+        }
+        *self = g;
+        Ok(())
+    }
+    fn push_move(&mut self, mv: &str) -> Result<(), String> {
+        self.play_text(mv)
+    }
+    fn fen(&self) -> String {
+        self.pos().fen()
+    }
+    fn start_fen(&self) -> String {
+        self.start.fen()
+    }
+    fn pretty(&self) -> String {
+        self.pos().pretty()
+    }
+    fn key(&self) -> u64 {
+        self.pos().key
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self.pos(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft::divide(self.pos(), depth)
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let pos = self.pos();
+        self.legal().iter().map(|&m| pos.move_to_uci(m)).collect()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Calls `$body` with `$V` bound to the variant type named `$name`; `$none` otherwise.
+#[macro_export]
+macro_rules! with_variant {
+    ($name:expr, $V:ident => $body:expr, _ => $none:expr) => {
+        match $name {
+            "chess" => {
+                type $V = $crate::variants::chess::Chess;
+                $body
+            }
+            _ => $none,
+        }
+    };
+}
+
+/// Names of the variants the engine plays, default first.
+pub const VARIANTS: &[&str] = &["chess"];
+
+pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
+    let _ = variants::chess::PAWN;
+    with_variant!(name, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
+}

@@ -1,0 +1,15 @@
+//! calvin: a game engine for FIDE chess, IAGO chess, Historia Ŝako, Ita,
+//! Ito Shogi and Etcetera, speaking an extended UCI dialect.
+
+pub mod bitboard;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod protocol;
+pub mod variant;
+pub mod variants;

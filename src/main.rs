@@ -1,0 +1,3 @@
+fn main() {
+    calvin::protocol::run();
+}

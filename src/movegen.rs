@@ -1,0 +1,382 @@
+//! Move generation for every variant from its compiled piece tables, and
+//! legality: pins and checkers where the variant allows it (FAST_LEGAL),
+//! otherwise make-and-test.
+
+use crate::bitboard::Bits;
+use crate::geometry::{DIRS, Geometry, opposite};
+use crate::moves::{Kind, Move, MoveList};
+use crate::piece::{hop_targets, rider_targets, slide_targets};
+use crate::position::{NO_SQ, Position};
+use crate::variant::{Bb, DropRule, Variant};
+
+/// What legality tests need about the side to move, computed once per node.
+#[derive(Clone, Copy, Debug)]
+pub struct LegalCtx<B> {
+    pub king: usize,
+    pub checkers: B,
+    pub pinned: B,
+}
+
+impl<V: Variant> Position<V> {
+    /// Pieces of `color` that could capture on `sq` with occupancy `occ`.
+    pub fn attackers_to(&self, sq: usize, color: usize, occ: Bb<V>) -> Bb<V> {
+        let tables = V::tables();
+        let mut att = Bb::<V>::ZERO;
+        for t in 1..=tables.n_types {
+            let bb = self.by_type[t] & self.by_color[color] & occ;
+            if bb.is_empty() {
+                continue;
+            }
+            let tt = &tables.types[t];
+            // The reverse view: the opposite colour's moves from `sq`.
+            let pt = &tt.by_color[color ^ 1];
+            let mut a = pt.leap_c[sq];
+            if !pt.slide_dirs_c.is_empty() {
+                a |= slide_targets::<V::G>(
+                    sq,
+                    occ,
+                    &pt.slide_dirs_c,
+                    pt.limited_c,
+                    &pt.range_mask_c,
+                );
+            }
+            if tt.exotic {
+                for l in &tt.by_color[color].lame_rev_c[sq] {
+                    if (l.path & occ).is_empty() {
+                        a |= Bb::<V>::bit(l.to);
+                    }
+                }
+                for &(df, dr, mode) in &pt.riders {
+                    if mode.captures() {
+                        a |= rider_targets::<V::G>(sq, occ, df, dr);
+                    }
+                }
+                for &(d, mode) in &pt.hops {
+                    if let (true, (_, Some(v))) = (mode.captures(), hop_targets::<V::G>(sq, occ, d))
+                    {
+                        a |= Bb::<V>::bit(v);
+                    }
+                }
+            }
+            att |= a & bb;
+        }
+        att
+    }
+
+    /// Whether the side to move's royal piece is attacked.
+    pub fn in_check(&self) -> bool {
+        let k = self.king_sq(self.side);
+        k != NO_SQ && self.attackers_to(k, self.side ^ 1, self.occupied()).any()
+    }
+
+    pub fn legal_ctx(&self) -> LegalCtx<Bb<V>> {
+        let us = self.side;
+        let king = self.king_sq(us);
+        if king == NO_SQ {
+            return LegalCtx {
+                king,
+                checkers: Bb::<V>::ZERO,
+                pinned: Bb::<V>::ZERO,
+            };
+        }
+        let occ = self.occupied();
+        let checkers = self.attackers_to(king, us ^ 1, occ);
+        let mut pinned = Bb::<V>::ZERO;
+        if V::FAST_LEGAL {
+            let tables = V::tables();
+            let rays = &V::G::tables().rays;
+            for d in 0..8 {
+                let ray = rays[d][king] & occ;
+                if ray.is_empty() {
+                    continue;
+                }
+                let b1 = if d & 1 == 0 { ray.lsb() } else { ray.msb() };
+                if self.color_on(b1) != us {
+                    continue;
+                }
+                let beyond = rays[d][b1] & occ;
+                if beyond.is_empty() {
+                    continue;
+                }
+                let b2 = if d & 1 == 0 {
+                    beyond.lsb()
+                } else {
+                    beyond.msb()
+                };
+                if self.color_on(b2) == us {
+                    continue;
+                }
+                let t = self.type_on(b2) as usize;
+                let pt = &tables.types[t].by_color[us ^ 1];
+                let back = opposite(d);
+                let range = pt.slide_c[back];
+                if range > 0 {
+                    let (df, dr) = DIRS[d];
+                    let dist = (V::G::file_of(b2) as i32 - V::G::file_of(king) as i32)
+                        .abs()
+                        .max((V::G::rank_of(b2) as i32 - V::G::rank_of(king) as i32).abs());
+                    let _ = (df, dr);
+                    if dist as u32 <= range {
+                        pinned |= Bb::<V>::bit(b1);
+                    }
+                }
+            }
+        }
+        LegalCtx {
+            king,
+            checkers,
+            pinned,
+        }
+    }
+
+    /// Generates pseudo-legal moves (legal but for king safety and the
+    /// variant's post-move rules).
+    pub fn generate(&self, list: &mut MoveList) {
+        let us = self.side;
+        let occ = self.occupied();
+        let all = V::G::tables().all;
+        let empty = !occ & all;
+        if V::HAND {
+            let only = match V::drop_rule(self) {
+                DropRule::Free => None,
+                DropRule::Only(sq) => Some(sq),
+            };
+            for t in 1..=V::PIECES.len() as u8 {
+                if self.hand[us][t as usize] == 0 {
+                    continue;
+                }
+                let mut targets = V::drop_targets(self, us, t) & empty;
+                if let Some(m) = only {
+                    targets &= m;
+                }
+                for to in targets.iter() {
+                    list.push(Move::new(0, to, Kind::Drop, t));
+                }
+            }
+            if only.is_some() {
+                return;
+            }
+        }
+        let tables = V::tables();
+        for t in 1..=tables.n_types as u8 {
+            let bb = self.pieces(us, t);
+            if bb.is_empty() {
+                continue;
+            }
+            let tt = &tables.types[t as usize];
+            let pt = &tt.by_color[us];
+            let cap_mask = V::capture_targets(self, us, t);
+            let uniform = pt.uniform_slides();
+            for from in bb.iter() {
+                let mut quiet = pt.leap_m[from] & empty;
+                let mut caps = pt.leap_c[from] & cap_mask;
+                if !pt.slide_dirs_c.is_empty() {
+                    let s = slide_targets::<V::G>(
+                        from,
+                        occ,
+                        &pt.slide_dirs_c,
+                        pt.limited_c,
+                        &pt.range_mask_c,
+                    );
+                    caps |= s & cap_mask;
+                    if uniform {
+                        quiet |= s & empty;
+                    }
+                }
+                if !uniform && !pt.slide_dirs_m.is_empty() {
+                    quiet |= slide_targets::<V::G>(
+                        from,
+                        occ,
+                        &pt.slide_dirs_m,
+                        pt.limited_m,
+                        &pt.range_mask_m,
+                    ) & empty;
+                }
+                if tt.exotic {
+                    for l in &pt.lame[from] {
+                        if (l.path & occ).is_empty() {
+                            if l.mode.moves() && empty.has(l.to) {
+                                quiet |= Bb::<V>::bit(l.to);
+                            }
+                            if l.mode.captures() && cap_mask.has(l.to) {
+                                caps |= Bb::<V>::bit(l.to);
+                            }
+                        }
+                    }
+                    for &(df, dr, mode) in &pt.riders {
+                        let r = rider_targets::<V::G>(from, occ, df, dr);
+                        if mode.moves() {
+                            quiet |= r & empty;
+                        }
+                        if mode.captures() {
+                            caps |= r & cap_mask;
+                        }
+                    }
+                    for &(d, mode) in &pt.hops {
+                        let (land, victim) = hop_targets::<V::G>(from, occ, d);
+                        if mode.moves() {
+                            quiet |= land;
+                        }
+                        if let Some(v) = victim.filter(|&v| mode.captures() && cap_mask.has(v)) {
+                            caps |= Bb::<V>::bit(v);
+                        }
+                    }
+                    for &d in &pt.igui {
+                        if let (_, Some(v)) = hop_targets::<V::G>(from, occ, d)
+                            && cap_mask.has(v)
+                        {
+                            list.push(Move::new(from, v, Kind::Igui, 0));
+                        }
+                    }
+                }
+                let targets = quiet | caps;
+                if t == V::PAWN {
+                    let zone = tables.promotion_zone[us];
+                    for to in (targets & !zone).iter() {
+                        list.push(Move::normal(from, to));
+                    }
+                    for to in (targets & zone).iter() {
+                        for &p in V::PROMOTIONS {
+                            if V::promotion_allowed(self, us, p) {
+                                list.push(Move::new(from, to, Kind::Promotion, p));
+                            }
+                        }
+                        if !V::PROMOTION_MANDATORY {
+                            list.push(Move::normal(from, to));
+                        }
+                    }
+                } else if V::GATING && self.rights[1].has(from) && self.hand_count(us) > 0 {
+                    for to in targets.iter() {
+                        list.push(Move::normal(from, to));
+                        for g in 1..=V::PIECES.len() as u8 {
+                            if self.hand[us][g as usize] > 0 {
+                                list.push(Move::new(from, to, Kind::Gating, g));
+                            }
+                        }
+                    }
+                } else {
+                    for to in targets.iter() {
+                        list.push(Move::normal(from, to));
+                    }
+                }
+            }
+        }
+        if V::EN_PASSANT && self.ep != NO_SQ {
+            let pt = &tables.types[V::PAWN as usize].by_color[us ^ 1];
+            for from in (pt.leap_c[self.ep] & self.pieces(us, V::PAWN)).iter() {
+                list.push(Move::new(from, self.ep, Kind::EnPassant, 0));
+            }
+        }
+        if V::CASTLING {
+            self.generate_castling(list);
+        }
+        V::extra_moves(self, list);
+    }
+
+    fn generate_castling(&self, list: &mut MoveList) {
+        let us = self.side;
+        let rank = if us == 0 { 0 } else { V::G::RANKS - 1 };
+        let ksq = V::G::square(4, rank);
+        if !self.rights[0].has(ksq) || !self.pieces(us, V::KING).has(ksq) {
+            return;
+        }
+        let occ = self.occupied();
+        let them = us ^ 1;
+        for (rook_file, to_file) in [(V::G::FILES - 1, 6), (0, 2)] {
+            let rsq = V::G::square(rook_file, rank);
+            if !self.rights[0].has(rsq) || self.color_on(rsq) != us || self.board[rsq] == 0 {
+                continue;
+            }
+            if (V::G::between(ksq, rsq) & occ).any() {
+                continue;
+            }
+            let to = V::G::square(to_file, rank);
+            let path = V::G::between(ksq, to) | Bb::<V>::bit(ksq) | Bb::<V>::bit(to);
+            if path.iter().any(|s| self.attackers_to(s, them, occ).any()) {
+                continue;
+            }
+            list.push(Move::new(ksq, to, Kind::Castling, 0));
+        }
+    }
+
+    /// King safety alone (no post-move rules): make the move and look.
+    pub fn king_safe_after(&self, m: Move) -> bool {
+        let child = self.play(m);
+        let k = child.king_sq(self.side);
+        k == NO_SQ
+            || child
+                .attackers_to(k, child.side, child.occupied())
+                .is_empty()
+    }
+
+    /// Whether a pseudo-legal move is legal.
+    #[inline]
+    pub fn is_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> bool {
+        if V::FAST_LEGAL {
+            return ctx.king == NO_SQ || self.fast_legal(m, ctx);
+        }
+        let child = self.play(m);
+        let k = child.king_sq(self.side);
+        (k == NO_SQ
+            || child
+                .attackers_to(k, child.side, child.occupied())
+                .is_empty())
+            && V::post_legal(self, &child)
+    }
+
+    #[inline]
+    fn fast_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> bool {
+        let kind = m.kind();
+        let from = m.from();
+        let to = m.to();
+        let king = ctx.king;
+        match kind {
+            Kind::Castling => return true,
+            Kind::EnPassant => return self.king_safe_after(m),
+            Kind::Drop => {
+                if ctx.checkers.is_empty() {
+                    return true;
+                }
+                if ctx.checkers.several() {
+                    return false;
+                }
+                return V::G::between(king, ctx.checkers.lsb()).has(to);
+            }
+            // The gated piece may block a line: judge the whole move.
+            Kind::Gating if from == king || ctx.checkers.any() => return self.king_safe_after(m),
+            _ => {}
+        }
+        if from == king {
+            let occ = self.occupied() ^ Bb::<V>::bit(king);
+            return (self.attackers_to(to, self.side ^ 1, occ) & !Bb::<V>::bit(to)).is_empty();
+        }
+        if ctx.checkers.any() {
+            if ctx.checkers.several() || ctx.pinned.has(from) {
+                return false;
+            }
+            let c = ctx.checkers.lsb();
+            return to == c || V::G::between(king, c).has(to);
+        }
+        if !ctx.pinned.has(from) || kind == Kind::Gating {
+            // A gated piece fills the vacated square on the pin line.
+            return true;
+        }
+        V::G::between(king, to).has(from) || V::G::between(king, from).has(to)
+    }
+
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        let ctx = self.legal_ctx();
+        list.retain(|m| self.is_legal(*m, &ctx));
+        list
+    }
+
+    /// Whether any move passes king safety (not the post-move rules). Used by
+    /// Ito Shogi's "stalemating moves are illegal".
+    pub fn has_king_safe_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.iter().any(|&m| self.king_safe_after(m))
+    }
+}

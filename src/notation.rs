@@ -1,0 +1,64 @@
+//! The protocol's text moves (UCI long algebraic, extended as in the rulings)
+//! converted to and from the engine's moves through the position.
+
+use crate::geometry::Geometry;
+use crate::moves::{Kind, Move};
+use crate::position::Position;
+use crate::variant::Variant;
+
+impl<V: Variant> Position<V> {
+    pub fn move_to_uci(&self, m: Move) -> String {
+        if m.is_null() {
+            return "0000".into();
+        }
+        let sq = V::G::square_name;
+        match m.kind() {
+            Kind::Drop => format!(
+                "{}@{}",
+                V::PIECES[m.piece() as usize - 1].letter,
+                sq(m.to())
+            ),
+            Kind::Promotion | Kind::Gating => format!(
+                "{}{}{}",
+                sq(m.from()),
+                sq(m.to()),
+                V::PIECES[m.piece() as usize - 1]
+                    .letter
+                    .trim_start_matches('+')
+                    .to_lowercase()
+            ),
+            _ => format!("{}{}", sq(m.from()), sq(m.to())),
+        }
+    }
+
+    /// Finds the legal move written `text`. Errors say whether the text is
+    /// not a move at all or not legal here.
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
+        if !looks_like_move(text) {
+            return Err(format!("'{text}' is not a move"));
+        }
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| self.move_to_uci(m) == text)
+            .ok_or_else(|| format!("illegal move '{text}'"))
+    }
+}
+
+/// Cheap shape check: squares are a lower-case letter and digits, drops are `X@sq`.
+pub fn looks_like_move(text: &str) -> bool {
+    if text == "0000" {
+        return true;
+    }
+    let t = text.as_bytes();
+    if t.len() < 4 || t.len() > 12 {
+        return false;
+    }
+    if t.get(1) == Some(&b'@') {
+        return t[0].is_ascii_uppercase()
+            && t[2].is_ascii_lowercase()
+            && t[3..].iter().all(|c| c.is_ascii_digit());
+    }
+    text.chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}

@@ -1,0 +1,632 @@
+//! A position of one variant: board, hands, side, rights, clocks and Zobrist key.
+//! Copy-make: `play` returns the position after a move.
+
+use crate::bitboard::Bits;
+use crate::geometry::Geometry;
+use crate::moves::{Kind, Move};
+use crate::variant::{Bb, MAX_TYPES, Variant, castling_rook};
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+pub const NO_SQ: usize = 255;
+/// Board squares held in the mailbox (enough for every geometry).
+pub const MAX_SQ: usize = 128;
+const MAX_HAND: usize = 32;
+
+/// Zobrist keys shared by all variants.
+pub struct Zobrist {
+    pub piece: Vec<[u64; MAX_SQ]>,
+    pub hand: Vec<[[u64; MAX_HAND]; MAX_TYPES]>,
+    pub rights: [[u64; MAX_SQ]; 2],
+    pub ep: [u64; MAX_SQ],
+    pub side: u64,
+}
+
+pub fn zobrist() -> &'static Zobrist {
+    static Z: OnceLock<Zobrist> = OnceLock::new();
+    Z.get_or_init(|| {
+        // A fixed xorshift sequence: keys are the same in every run.
+        let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let piece = (0..32).map(|_| std::array::from_fn(|_| next())).collect();
+        let hand = (0..2)
+            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| next())))
+            .collect();
+        let rights = [
+            std::array::from_fn(|_| next()),
+            std::array::from_fn(|_| next()),
+        ];
+        let ep = std::array::from_fn(|_| next());
+        let side = next();
+        Zobrist {
+            piece,
+            hand,
+            rights,
+            ep,
+            side,
+        }
+    })
+}
+
+/// Piece code on the board: type in the low 4 bits, colour in bit 4; 0 = empty.
+#[inline(always)]
+pub fn code(color: usize, t: u8) -> u8 {
+    t | (color as u8) << 4
+}
+
+#[derive(Clone, Copy)]
+pub struct Position<V: Variant> {
+    pub board: [u8; MAX_SQ],
+    pub by_color: [Bb<V>; 2],
+    pub by_type: [Bb<V>; MAX_TYPES],
+    pub hand: [[u8; MAX_TYPES]; 2],
+    pub side: usize,
+    /// Variant-defined rights: castling squares and gating squares for the
+    /// chess family, Flags with their alley / capture abilities for Ita.
+    pub rights: [Bb<V>; 2],
+    pub ep: usize,
+    ep_hashed: bool,
+    pub halfmove: u32,
+    pub fullmove: u32,
+    pub key: u64,
+    _v: PhantomData<V>,
+}
+
+impl<V: Variant> PartialEq for Position<V> {
+    fn eq(&self, o: &Self) -> bool {
+        self.board[..V::G::SQUARES] == o.board[..V::G::SQUARES]
+            && self.hand == o.hand
+            && self.side == o.side
+            && self.rights == o.rights
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+    }
+}
+
+impl<V: Variant> std::fmt::Debug for Position<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.fen())
+    }
+}
+
+impl<V: Variant> Position<V> {
+    pub fn empty() -> Self {
+        Position {
+            board: [0; MAX_SQ],
+            by_color: [Bb::<V>::ZERO; 2],
+            by_type: [Bb::<V>::ZERO; MAX_TYPES],
+            hand: [[0; MAX_TYPES]; 2],
+            side: 0,
+            rights: [Bb::<V>::ZERO; 2],
+            ep: NO_SQ,
+            ep_hashed: false,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            _v: PhantomData,
+        }
+    }
+
+    pub fn startpos() -> Self {
+        match Self::from_fen(V::START_FEN) {
+            Ok(p) => p,
+            Err(e) => panic!("{}: bad start FEN: {e}", V::NAME),
+        }
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bb<V> {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, color: usize, t: u8) -> Bb<V> {
+        self.by_color[color] & self.by_type[t as usize]
+    }
+    /// Type of the piece on `sq` (0 if empty).
+    #[inline(always)]
+    pub fn type_on(&self, sq: usize) -> u8 {
+        self.board[sq] & 15
+    }
+    /// Colour of the piece on `sq` (meaningless if empty).
+    #[inline(always)]
+    pub fn color_on(&self, sq: usize) -> usize {
+        (self.board[sq] >> 4) as usize
+    }
+    /// The square of `color`'s royal piece, or NO_SQ.
+    #[inline(always)]
+    pub fn king_sq(&self, color: usize) -> usize {
+        if V::KING == 0 {
+            return NO_SQ;
+        }
+        let k = self.pieces(color, V::KING);
+        if k.is_empty() { NO_SQ } else { k.lsb() }
+    }
+    pub fn hand_count(&self, color: usize) -> u32 {
+        self.hand[color].iter().map(|&c| c as u32).sum()
+    }
+
+    #[inline(always)]
+    pub fn put(&mut self, color: usize, t: u8, sq: usize) {
+        let b = Bb::<V>::bit(sq);
+        self.board[sq] = code(color, t);
+        self.by_color[color] |= b;
+        self.by_type[t as usize] |= b;
+        self.key ^= zobrist().piece[code(color, t) as usize][sq];
+    }
+    #[inline(always)]
+    pub fn remove(&mut self, sq: usize) {
+        let c = self.board[sq];
+        let b = Bb::<V>::bit(sq);
+        self.by_color[(c >> 4) as usize] &= !b;
+        self.by_type[(c & 15) as usize] &= !b;
+        self.board[sq] = 0;
+        self.key ^= zobrist().piece[c as usize][sq];
+    }
+    #[inline]
+    pub fn hand_add(&mut self, color: usize, t: u8) {
+        let z = &zobrist().hand[color][t as usize];
+        let n = self.hand[color][t as usize] as usize;
+        self.key ^= z[n.min(MAX_HAND - 1)] ^ z[(n + 1).min(MAX_HAND - 1)];
+        self.hand[color][t as usize] += 1;
+    }
+    #[inline]
+    pub fn hand_remove(&mut self, color: usize, t: u8) {
+        let z = &zobrist().hand[color][t as usize];
+        let n = self.hand[color][t as usize] as usize;
+        self.key ^= z[n.min(MAX_HAND - 1)] ^ z[n.saturating_sub(1).min(MAX_HAND - 1)];
+        self.hand[color][t as usize] -= 1;
+    }
+    fn rights_key(r: &[Bb<V>; 2]) -> u64 {
+        let z = zobrist();
+        let mut k = 0;
+        for (i, bb) in r.iter().enumerate() {
+            for s in bb.iter() {
+                k ^= z.rights[i][s];
+            }
+        }
+        k
+    }
+    pub fn set_rights(&mut self, r: [Bb<V>; 2]) {
+        if r != self.rights {
+            self.key ^= Self::rights_key(&self.rights) ^ Self::rights_key(&r);
+            self.rights = r;
+        }
+    }
+
+    /// Whether an en-passant square matters (an enemy pawn could take there):
+    /// only then is it part of the key.
+    fn ep_matters(&self, ep: usize) -> bool {
+        let stm = self.side;
+        let pt = &V::tables().types[V::PAWN as usize].by_color[stm ^ 1];
+        (pt.leap_c[ep] & self.pieces(stm, V::PAWN)).any()
+    }
+
+    /// Recomputes the key from scratch (after a FEN is read).
+    pub fn compute_key(&self) -> u64 {
+        let z = zobrist();
+        let mut k = 0;
+        for sq in 0..V::G::SQUARES {
+            if self.board[sq] != 0 {
+                k ^= z.piece[self.board[sq] as usize][sq];
+            }
+        }
+        for c in 0..2 {
+            for t in 0..MAX_TYPES {
+                let n = self.hand[c][t] as usize;
+                if n > 0 {
+                    k ^= z.hand[c][t][n.min(MAX_HAND - 1)] ^ z.hand[c][t][0];
+                }
+            }
+        }
+        k ^= Self::rights_key(&self.rights);
+        if self.ep_hashed {
+            k ^= z.ep[self.ep];
+        }
+        if self.side == 1 {
+            k ^= z.side;
+        }
+        k
+    }
+
+    /// The position after `m` (which must be pseudo-legal here).
+    #[inline]
+    pub fn play(&self, m: Move) -> Self {
+        let mut p = *self;
+        p.make(m);
+        p
+    }
+
+    /// Passes the turn (for null-move search).
+    pub fn play_null(&self) -> Self {
+        let mut p = *self;
+        if p.ep_hashed {
+            p.key ^= zobrist().ep[p.ep];
+            p.ep_hashed = false;
+        }
+        p.ep = NO_SQ;
+        p.side ^= 1;
+        p.key ^= zobrist().side;
+        p.halfmove += 1;
+        p
+    }
+
+    pub fn make(&mut self, m: Move) {
+        let us = self.side;
+        let z = zobrist();
+        if self.ep_hashed {
+            self.key ^= z.ep[self.ep];
+            self.ep_hashed = false;
+        }
+        self.ep = NO_SQ;
+        let to = m.to();
+        let kind = m.kind();
+        let mut captured = 0u8;
+        let mut captured_color = us ^ 1;
+        let moved;
+        match kind {
+            Kind::Drop => {
+                moved = m.piece();
+                self.hand_remove(us, moved);
+                self.put(us, moved, to);
+            }
+            Kind::Igui => {
+                moved = self.type_on(m.from());
+                captured = self.type_on(to);
+                captured_color = self.color_on(to);
+                self.remove(to);
+            }
+            _ => {
+                let from = m.from();
+                moved = self.type_on(from);
+                if kind == Kind::EnPassant {
+                    let cap = if us == 0 {
+                        to - V::G::FILES
+                    } else {
+                        to + V::G::FILES
+                    };
+                    captured = self.type_on(cap);
+                    self.remove(cap);
+                } else if self.board[to] != 0 {
+                    captured = self.type_on(to);
+                    captured_color = self.color_on(to);
+                    self.remove(to);
+                }
+                self.remove(from);
+                let mut new_type = moved;
+                if kind == Kind::Promotion {
+                    new_type = m.piece();
+                    if V::PROMOTION_USES_HAND && self.hand[us][new_type as usize] > 0 {
+                        self.hand_remove(us, new_type);
+                    }
+                }
+                if V::FLIP_ON_CAPTURE && captured != 0 && moved != V::KING {
+                    new_type = V::flip(new_type);
+                }
+                self.put(us, new_type, to);
+                match kind {
+                    Kind::Gating => {
+                        self.hand_remove(us, m.piece());
+                        self.put(us, m.piece(), from);
+                    }
+                    Kind::Castling => {
+                        let (rf, rt) = castling_rook::<V::G>(from, to);
+                        let rook = self.type_on(rf);
+                        self.remove(rf);
+                        self.put(us, rook, rt);
+                    }
+                    _ => {}
+                }
+                if V::EN_PASSANT && moved == V::PAWN && from.abs_diff(to) == 2 * V::G::FILES {
+                    let ep = (from + to) / 2;
+                    self.ep = ep;
+                    // The side to move is still `us` here: ep_matters looks at the other side's pawns.
+                    self.side ^= 1;
+                    let matters = self.ep_matters(ep);
+                    self.side ^= 1;
+                    if matters {
+                        self.key ^= z.ep[ep];
+                        self.ep_hashed = true;
+                    }
+                }
+            }
+        }
+        if V::CAPTURES_TO_HAND && captured != 0 && captured_color != us {
+            self.hand_add(us, V::unpromoted(captured));
+        }
+        let r = V::next_rights(self, m, moved, captured);
+        self.set_rights(r);
+        if V::resets_clock(moved, captured, kind) {
+            self.halfmove = 0;
+        } else {
+            self.halfmove += 1;
+        }
+        if us == 1 {
+            self.fullmove += 1;
+        }
+        self.side ^= 1;
+        self.key ^= z.side;
+    }
+
+    // ---------------------------------------------------------------- FEN
+
+    fn letter_of(t: u8) -> &'static str {
+        V::PIECES[t as usize - 1].letter
+    }
+    /// Type for an upper-case letter (optionally with a leading '+').
+    pub fn type_from_letter(s: &str) -> Option<u8> {
+        V::PIECES
+            .iter()
+            .position(|d| d.letter == s)
+            .map(|i| (i + 1) as u8)
+    }
+    pub fn piece_string(color: usize, t: u8) -> String {
+        let l = Self::letter_of(t);
+        if color == 0 {
+            l.to_string()
+        } else {
+            l.to_lowercase()
+        }
+    }
+
+    pub fn from_fen(fen: &str) -> Result<Self, String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err("empty FEN".into());
+        }
+        let mut pos = Self::empty();
+        let (board, hand) = match fields[0].find('[') {
+            Some(i) => {
+                let rest = &fields[0][i + 1..];
+                let h = rest.strip_suffix(']').ok_or("hand without closing ']'")?;
+                (&fields[0][..i], Some(h))
+            }
+            None => (fields[0], None),
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != V::G::RANKS {
+            return Err(format!(
+                "{} ranks, {} needs {}",
+                ranks.len(),
+                V::NAME,
+                V::G::RANKS
+            ));
+        }
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = V::G::RANKS - 1 - i;
+            let mut file = 0usize;
+            let chars: Vec<char> = row.chars().collect();
+            let mut j = 0;
+            while j < chars.len() {
+                let c = chars[j];
+                if c.is_ascii_digit() {
+                    let mut n = 0usize;
+                    while j < chars.len() && chars[j].is_ascii_digit() {
+                        n = n * 10 + chars[j].to_digit(10).unwrap_or(0) as usize;
+                        j += 1;
+                        if n > V::G::FILES {
+                            return Err(format!("rank {} is too long", rank + 1));
+                        }
+                    }
+                    if n == 0 {
+                        return Err("empty run of 0 squares".into());
+                    }
+                    file += n;
+                    continue;
+                }
+                let (letter, color) = if c == '+' {
+                    j += 1;
+                    let n = *chars.get(j).ok_or("'+' at the end of a rank")?;
+                    (
+                        format!("+{}", n.to_ascii_uppercase()),
+                        if n.is_ascii_uppercase() { 0 } else { 1 },
+                    )
+                } else if c.is_ascii_alphabetic() {
+                    (
+                        c.to_ascii_uppercase().to_string(),
+                        if c.is_ascii_uppercase() { 0 } else { 1 },
+                    )
+                } else {
+                    return Err(format!("unexpected '{c}' in the board"));
+                };
+                let t = Self::type_from_letter(&letter)
+                    .ok_or_else(|| format!("no piece '{letter}' in {}", V::NAME))?;
+                if file >= V::G::FILES {
+                    return Err(format!("rank {} is too long", rank + 1));
+                }
+                pos.put(color, t, V::G::square(file, rank));
+                file += 1;
+                j += 1;
+            }
+            if file != V::G::FILES {
+                return Err(format!(
+                    "rank {} has {} squares, not {}",
+                    rank + 1,
+                    file,
+                    V::G::FILES
+                ));
+            }
+        }
+        match (hand, V::HAND) {
+            (Some(h), true) => {
+                for c in h.chars() {
+                    let t = Self::type_from_letter(&c.to_ascii_uppercase().to_string())
+                        .ok_or_else(|| format!("no piece '{c}' for the hand"))?;
+                    let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+                    if pos.hand[color][t as usize] as usize >= MAX_HAND - 1 {
+                        return Err("too many pieces in hand".into());
+                    }
+                    pos.hand[color][t as usize] += 1;
+                }
+            }
+            (None, true) => return Err(format!("{} needs a [hand] after the board", V::NAME)),
+            (Some(_), false) => return Err(format!("{} has no hand", V::NAME)),
+            (None, false) => {}
+        }
+        pos.side = match fields.get(1).copied().unwrap_or("w") {
+            "w" => 0,
+            "b" => 1,
+            s => return Err(format!("side to move '{s}' is not w or b")),
+        };
+        let rights = fields.get(2).copied().unwrap_or("-");
+        pos.rights =
+            V::parse_rights(rights).ok_or_else(|| format!("bad rights field '{rights}'"))?;
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let sq =
+                V::G::parse_square(ep).ok_or_else(|| format!("bad en-passant square '{ep}'"))?;
+            if !V::EN_PASSANT {
+                return Err(format!("{} has no en passant", V::NAME));
+            }
+            let want = if pos.side == 0 { V::G::RANKS - 3 } else { 2 };
+            if V::G::rank_of(sq) != want {
+                return Err(format!("en-passant square '{ep}' is on the wrong rank"));
+            }
+            pos.ep = sq;
+            pos.ep_hashed = pos.ep_matters(sq);
+        }
+        pos.halfmove = match fields.get(4) {
+            Some(s) => s.parse().map_err(|_| format!("bad halfmove clock '{s}'"))?,
+            None => 0,
+        };
+        pos.fullmove = match fields.get(5) {
+            Some(s) => s
+                .parse()
+                .map_err(|_| format!("bad fullmove number '{s}'"))?,
+            None => 1,
+        };
+        if pos.fullmove == 0 {
+            pos.fullmove = 1;
+        }
+        if fields.len() > 6 {
+            return Err("too many FEN fields".into());
+        }
+        pos.key = pos.compute_key();
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if V::KING != 0 {
+            for c in 0..2 {
+                let n = self.pieces(c, V::KING).count() + self.hand[c][V::KING as usize] as u32;
+                if n != 1 {
+                    return Err(format!(
+                        "{} must have exactly one king, has {n}",
+                        ["white", "black"][c]
+                    ));
+                }
+            }
+            let them = self.side ^ 1;
+            let k = self.king_sq(them);
+            if k != NO_SQ && self.attackers_to(k, self.side, self.occupied()).any() {
+                return Err("the side not to move is in check".into());
+            }
+        }
+        if V::PAWN != 0 {
+            for c in 0..2 {
+                let pawns = self.pieces(c, V::PAWN);
+                let back = V::G::rank_bb(if c == 0 { 0 } else { V::G::RANKS - 1 });
+                if (pawns & back).any() && V::G::FILES > 1 {
+                    return Err("a pawn stands on its own first rank".into());
+                }
+                if V::PROMOTION_MANDATORY && (pawns & V::tables().promotion_zone[c]).any() {
+                    return Err("a pawn stands where it must have promoted".into());
+                }
+            }
+        }
+        V::validate(self)
+    }
+
+    pub fn board_fen(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..V::G::RANKS).rev() {
+            let mut run = 0;
+            for file in 0..V::G::FILES {
+                let sq = V::G::square(file, rank);
+                if self.board[sq] == 0 {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        s += &run.to_string();
+                        run = 0;
+                    }
+                    s += &Self::piece_string(self.color_on(sq), self.type_on(sq));
+                }
+            }
+            if run > 0 {
+                s += &run.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+
+    pub fn hand_string(&self) -> String {
+        let mut s = String::new();
+        for c in 0..2 {
+            for t in 1..=V::PIECES.len() as u8 {
+                for _ in 0..self.hand[c][t as usize] {
+                    s += &Self::piece_string(c, t);
+                }
+            }
+        }
+        s
+    }
+
+    pub fn fen(&self) -> String {
+        let mut s = self.board_fen();
+        if V::HAND {
+            s += &format!("[{}]", self.hand_string());
+        }
+        let ep = if self.ep == NO_SQ {
+            "-".to_string()
+        } else {
+            V::G::square_name(self.ep)
+        };
+        format!(
+            "{} {} {} {} {} {}",
+            s,
+            if self.side == 0 { 'w' } else { 'b' },
+            V::format_rights(&self.rights),
+            ep,
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    /// A picture of the board, as Stockfish's `d` draws it.
+    pub fn pretty(&self) -> String {
+        let line = format!(" +{}\n", "---+".repeat(V::G::FILES));
+        let mut s = String::from("\n");
+        s += &line;
+        for rank in (0..V::G::RANKS).rev() {
+            s.push_str(" |");
+            for file in 0..V::G::FILES {
+                let sq = V::G::square(file, rank);
+                let p = if self.board[sq] == 0 {
+                    " ".to_string()
+                } else {
+                    Self::piece_string(self.color_on(sq), self.type_on(sq))
+                };
+                s += &format!("{p:^3}|");
+            }
+            s += &format!(" {}\n", rank + 1);
+            s += &line;
+        }
+        s.push_str("  ");
+        for file in 0..V::G::FILES {
+            s += &format!(" {} ", (b'a' + file as u8) as char);
+            s.push(' ');
+        }
+        s.push('\n');
+        s
+    }
+}

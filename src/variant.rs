@@ -1,0 +1,339 @@
+//! What a variant is: a short description (board, pieces, start position,
+//! hand, promotion, rights field) plus hooks for the rules no description covers.
+//! The generic core (position, move generation, search) is monomorphised per variant.
+
+use crate::bitboard::Bits;
+use crate::geometry::Geometry;
+use crate::moves::{Kind, Move, MoveList};
+use crate::piece::{PieceTable, parse_betza};
+use crate::position::Position;
+
+pub const WHITE: usize = 0;
+pub const BLACK: usize = 1;
+/// Piece types are 1..=15; 0 means "none".
+pub const MAX_TYPES: usize = 16;
+
+/// One piece type of a variant.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceDef {
+    pub name: &'static str,
+    /// FEN letter (upper case); promoted faces are written `+X`.
+    pub letter: &'static str,
+    /// Movement in the Betza subset of [`crate::piece`].
+    pub betza: &'static str,
+    /// Material value in centipawns (for evaluation and move ordering).
+    pub value: i32,
+}
+
+/// How a game ended: the winner (or a draw), the score pair where the game
+/// keeps scores (White's, Black's), and the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<usize>,
+    pub scores: Option<[i32; 2]>,
+    pub reason: String,
+}
+
+impl Outcome {
+    pub fn win(winner: usize, reason: &str) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            scores: None,
+            reason: reason.to_string(),
+        }
+    }
+    pub fn draw(reason: &str) -> Outcome {
+        Outcome {
+            winner: None,
+            scores: None,
+            reason: reason.to_string(),
+        }
+    }
+    /// A score pair given as (mover, opponent) for the side `mover`.
+    pub fn scores(mover: usize, mine: i32, theirs: i32, reason: &str) -> Outcome {
+        let mut s = [0; 2];
+        s[mover] = mine;
+        s[mover ^ 1] = theirs;
+        let winner = if mine > theirs {
+            Some(mover)
+        } else if theirs > mine {
+            Some(mover ^ 1)
+        } else {
+            None
+        };
+        Outcome {
+            winner,
+            scores: Some(s),
+            reason: reason.to_string(),
+        }
+    }
+    /// "1-0", "0-1", "1/2-1/2", or "5:1" style for score games.
+    pub fn result_string(&self) -> String {
+        match (self.scores, self.winner) {
+            (Some(s), _) => format!("{}:{}", s[0], s[1]),
+            (None, Some(0)) => "1-0".into(),
+            (None, Some(_)) => "0-1".into(),
+            (None, None) => "1/2-1/2".into(),
+        }
+    }
+}
+
+/// Where the side to move may or must drop this turn.
+pub enum DropRule<B> {
+    /// Drops and board moves as usual.
+    Free,
+    /// Only drops, and only onto these squares (any piece in hand).
+    Only(B),
+}
+
+pub type Bb<V> = <<V as Variant>::G as Geometry>::B;
+
+/// A variant: description plus hooks. Defaults describe plain chess-like rules.
+pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
+    type G: Geometry;
+    const NAME: &'static str;
+    const START_FEN: &'static str;
+    /// Piece types in order: `PIECES[i]` is type `i + 1`.
+    const PIECES: &'static [PieceDef];
+    /// The FEN carries a `[hand]`.
+    const HAND: bool = false;
+    /// The royal piece type (0: none, so no check rules).
+    const KING: u8 = 0;
+    /// The piece type that promotes on reaching the promotion zone (0: none).
+    const PAWN: u8 = 0;
+    /// The types a pawn may promote to.
+    const PROMOTIONS: &'static [u8] = &[];
+    /// Promotion (when possible) is mandatory in the zone.
+    const PROMOTION_MANDATORY: bool = true;
+    /// A promotion to a type held in hand uses that hand piece up (IAGO).
+    const PROMOTION_USES_HAND: bool = false;
+    const CASTLING: bool = false;
+    const EN_PASSANT: bool = false;
+    /// Seirawan-style gating from the hand onto a vacated gating square (`rights[1]`).
+    const GATING: bool = false;
+    /// Legality can be decided from pins and checkers (only line sliders and
+    /// leapers capture, and no hook adds rules of its own). Otherwise every
+    /// move is made and tested.
+    const FAST_LEGAL: bool = true;
+    /// Captured pieces go to the captor's hand (shogi).
+    const CAPTURES_TO_HAND: bool = false;
+    /// A capturing piece other than the king turns over (Ito Shogi).
+    const FLIP_ON_CAPTURE: bool = false;
+    /// A side with no legal move and not in check: stalemate is a draw (chess) or a loss.
+    const STALEMATE_DRAWS: bool = false;
+    /// Null-move pruning is sound enough for this variant.
+    const NULL_MOVE_OK: bool = true;
+
+    /// The variant's compiled tables (one static per variant: see [`variant_tables!`]).
+    fn tables() -> &'static VariantTables<Self::G>;
+
+    /// Squares where a type's moves may end (Etcetera's fortress for the King).
+    fn piece_zone(_t: u8, _color: usize) -> Option<Bb<Self>> {
+        None
+    }
+    /// Squares where a pawn of `color` promotes.
+    fn promotion_zone(_color: usize) -> Bb<Self> {
+        Bb::<Self>::ZERO
+    }
+    /// The other face of a piece (promoted <-> unpromoted); identity without faces.
+    fn flip(t: u8) -> u8 {
+        t
+    }
+    /// The type a captured piece becomes in hand.
+    fn unpromoted(t: u8) -> u8 {
+        t
+    }
+    /// Whether promoting to `t` is allowed now (IAGO: equipment limit).
+    fn promotion_allowed(_pos: &Position<Self>, _us: usize, _t: u8) -> bool {
+        true
+    }
+    /// Which pieces this type may capture (default: every enemy piece).
+    #[inline(always)]
+    fn capture_targets(pos: &Position<Self>, us: usize, _t: u8) -> Bb<Self> {
+        pos.by_color[us ^ 1]
+    }
+    /// Whether the side to move is restricted to drops this turn.
+    fn drop_rule(_pos: &Position<Self>) -> DropRule<Bb<Self>> {
+        DropRule::Free
+    }
+    /// Empty squares where the side to move may drop a piece of type `t`.
+    fn drop_targets(pos: &Position<Self>, _us: usize, _t: u8) -> Bb<Self> {
+        !pos.occupied() & Self::G::tables().all
+    }
+    /// Moves the description cannot express (Ita's Flag abilities).
+    fn extra_moves(_pos: &Position<Self>, _list: &mut MoveList) {}
+    /// The rights field after a move (castling/gating by default).
+    fn next_rights(pos: &Position<Self>, m: Move, _moved: u8, _captured: u8) -> [Bb<Self>; 2] {
+        default_next_rights::<Self>(pos.rights, m)
+    }
+    /// Legality beyond king safety, judged on the position after the move.
+    fn post_legal(_before: &Position<Self>, _after: &Position<Self>) -> bool {
+        true
+    }
+    /// A result decided by the board alone after a move (Ita's goals).
+    fn board_end(_pos: &Position<Self>) -> Option<Outcome> {
+        None
+    }
+    /// The result when the side to move has no legal move.
+    fn no_moves(pos: &Position<Self>, in_check: bool) -> Outcome {
+        let stm = pos.side;
+        if in_check {
+            Outcome::win(stm ^ 1, "checkmate")
+        } else if Self::STALEMATE_DRAWS {
+            Outcome::draw("stalemate")
+        } else {
+            Outcome::win(stm ^ 1, "stalemate")
+        }
+    }
+    /// Whether this move resets the halfmove clock.
+    fn resets_clock(moved: u8, captured: u8, kind: Kind) -> bool {
+        captured != 0 || moved == Self::PAWN || kind == Kind::Drop
+    }
+    /// Draw (or other end) by the game's own rules, needing the history: the
+    /// n-move rule and insufficient material. Repetition is handled by the game.
+    fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
+        if pos.halfmove >= 100 {
+            return Some(Outcome::draw("50-move rule"));
+        }
+        None
+    }
+    /// Repetition: `true` when the third occurrence is an illegal move instead of a draw.
+    const REPETITION_ILLEGAL: bool = false;
+
+    /// Parses the rights field.
+    fn parse_rights(field: &str) -> Option<[Bb<Self>; 2]> {
+        if field == "-" {
+            Some([Bb::<Self>::ZERO; 2])
+        } else {
+            None
+        }
+    }
+    fn format_rights(_rights: &[Bb<Self>; 2]) -> String {
+        "-".to_string()
+    }
+    /// Extra checks that a parsed position is possible.
+    fn validate(_pos: &Position<Self>) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Castling and gating rights end when a piece leaves or is captured on a
+/// square; castling needs the king's square too (so rights on the rook
+/// squares alone are dropped). Drops keep the right of the square (IAGO-C).
+pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2] {
+    let mut r = rights;
+    if (r[0] | r[1]).is_empty() || m.kind() == Kind::Drop {
+        return r;
+    }
+    let mut touched = Bb::<V>::bit(m.to());
+    touched |= Bb::<V>::bit(m.from());
+    if m.kind() == Kind::Castling {
+        let (rook_from, _) = castling_rook::<V::G>(m.from(), m.to());
+        touched |= Bb::<V>::bit(rook_from);
+    }
+    r[0] &= !touched;
+    r[1] &= !touched;
+    if V::CASTLING {
+        for c in 0..2 {
+            let rank = if c == 0 { 0 } else { V::G::RANKS - 1 };
+            if !r[0].has(V::G::square(4, rank)) {
+                r[0] &= !V::G::rank_bb(rank);
+            }
+        }
+    }
+    r
+}
+
+/// The rook's from and to squares for a king move `from -> to` that castles.
+#[inline]
+pub fn castling_rook<G: Geometry>(from: usize, to: usize) -> (usize, usize) {
+    let rank = G::rank_of(from);
+    if to > from {
+        (G::square(G::FILES - 1, rank), to - 1)
+    } else {
+        (G::square(0, rank), to + 1)
+    }
+}
+
+/// One type's tables for both colours plus a few summary facts.
+pub struct TypeTables<B> {
+    pub by_color: [PieceTable<B>; 2],
+    /// Has lame leaps, riders, hops or igui (the slow parts of generation).
+    pub exotic: bool,
+    /// Capture slides for each colour as a direction mask.
+    pub slide_c_mask: [u8; 2],
+}
+
+/// Everything a variant precomputes.
+pub struct VariantTables<G: Geometry> {
+    /// Indexed by type; index 0 is an empty placeholder.
+    pub types: Vec<TypeTables<G::B>>,
+    pub n_types: usize,
+    pub promotion_zone: [G::B; 2],
+    /// Types that capture by sliding (so can pin), as a bitmask over types.
+    pub slider_types: u32,
+}
+
+impl<G: Geometry> VariantTables<G> {
+    pub fn build<V: Variant<G = G>>() -> Self {
+        let mut types = Vec::with_capacity(V::PIECES.len() + 1);
+        let empty = TypeTables {
+            by_color: [
+                PieceTable::build::<G>(&[], 0, None),
+                PieceTable::build::<G>(&[], 1, None),
+            ],
+            exotic: false,
+            slide_c_mask: [0; 2],
+        };
+        types.push(empty);
+        let mut slider_types = 0u32;
+        for (i, def) in V::PIECES.iter().enumerate() {
+            let t = (i + 1) as u8;
+            let comps = match parse_betza(def.betza) {
+                Ok(c) => c,
+                Err(e) => panic!("variant {} piece {}: {e}", V::NAME, def.name),
+            };
+            let by_color = [0, 1].map(|c| PieceTable::build::<G>(&comps, c, V::piece_zone(t, c)));
+            let exotic = by_color.iter().any(|p| {
+                p.lame.iter().any(|l| !l.is_empty())
+                    || !p.riders.is_empty()
+                    || !p.hops.is_empty()
+                    || !p.igui.is_empty()
+            });
+            let slide_c_mask = [0, 1].map(|c| {
+                by_color[c]
+                    .slide_c
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |m, (d, &r)| if r > 0 { m | 1 << d } else { m })
+            });
+            if slide_c_mask[0] != 0 {
+                slider_types |= 1 << t;
+            }
+            types.push(TypeTables {
+                by_color,
+                exotic,
+                slide_c_mask,
+            });
+        }
+        VariantTables {
+            types,
+            n_types: V::PIECES.len(),
+            promotion_zone: [V::promotion_zone(0), V::promotion_zone(1)],
+            slider_types,
+        }
+    }
+}
+
+/// Writes a variant's `tables()` with its own static (a static inside a
+/// generic function would be shared by every variant).
+#[macro_export]
+macro_rules! variant_tables {
+    ($g:ty) => {
+        fn tables() -> &'static $crate::variant::VariantTables<$g> {
+            static T: std::sync::OnceLock<$crate::variant::VariantTables<$g>> =
+                std::sync::OnceLock::new();
+            T.get_or_init($crate::variant::VariantTables::build::<Self>)
+        }
+    };
+}

@@ -1,0 +1,3 @@
+//! The variants: each a description plus its hooks.
+
+pub mod chess;
