@@ -2,11 +2,16 @@
 //! position, the moves played and the history that repetition rules read.
 //! The protocol holds a `Box<dyn AnyGame>`; everything below is monomorphised.
 
+use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
+use crate::search::{Event, SearchJob, Shared, run_search};
+use crate::timeman::Limits;
+use crate::tt::TranspositionTable;
 use crate::variant::{Outcome, Variant};
 use crate::variants;
+use crossbeam_channel::Sender;
 
 /// What the protocol layer can ask of a game without knowing its variant.
 pub trait AnyGame: Send {
@@ -27,6 +32,26 @@ pub trait AnyGame: Send {
     /// How the game has ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Searches the current position; sends `Info` events and exactly one
+    /// `BestMove`. Blocks until the search ends; returns the node count.
+    fn search(
+        &self,
+        limits: &Limits,
+        threads: usize,
+        multipv: usize,
+        shared: &Shared,
+        tt: &TranspositionTable,
+        tx: &Sender<Event>,
+    ) -> u64;
+    /// Static evaluation from the side to move's view, in centipawns.
+    fn evaluate(&self) -> i32;
+    /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
+    fn bench_search(
+        &self,
+        fen: &str,
+        depth: i32,
+        tt: &TranspositionTable,
+    ) -> Result<(String, u64), String>;
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
@@ -111,7 +136,7 @@ impl<V: Variant> Game<V> {
     }
 }
 
-impl<V: Variant> AnyGame for Game<V> {
+impl<V: Evaluator> AnyGame for Game<V> {
     fn variant(&self) -> &'static str {
         V::NAME
     }
@@ -160,6 +185,53 @@ impl<V: Variant> AnyGame for Game<V> {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+    fn search(
+        &self,
+        limits: &Limits,
+        threads: usize,
+        multipv: usize,
+        shared: &Shared,
+        tt: &TranspositionTable,
+        tx: &Sender<Event>,
+    ) -> u64 {
+        let over = self.outcome();
+        let job = SearchJob {
+            root: *self.pos(),
+            game_keys: self.history.iter().map(|p| p.key).collect(),
+            root_moves: if over.is_some() {
+                Vec::new()
+            } else {
+                self.legal()
+            },
+            limits,
+            threads,
+            multipv,
+            moves_hint: 30,
+            shared,
+            tt,
+        };
+        run_search(job, tx, over)
+    }
+    fn evaluate(&self) -> i32 {
+        V::evaluate(self.pos())
+    }
+    fn bench_search(
+        &self,
+        fen: &str,
+        depth: i32,
+        tt: &TranspositionTable,
+    ) -> Result<(String, u64), String> {
+        let pos = Position::<V>::from_fen(fen)?;
+        let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt);
+        Ok((
+            if m == Move::NONE {
+                "(none)".into()
+            } else {
+                pos.move_to_uci(m)
+            },
+            nodes,
+        ))
     }
 }
 

@@ -1,7 +1,10 @@
 //! calvin: a game engine for FIDE chess, IAGO chess, Historia Ŝako, Ita,
 //! Ito Shogi and Etcetera, speaking an extended UCI dialect.
 
+pub mod bench;
 pub mod bitboard;
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -11,5 +14,8 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod search;
+pub mod timeman;
+pub mod tt;
 pub mod variant;
 pub mod variants;

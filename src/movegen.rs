@@ -7,7 +7,7 @@ use crate::geometry::{DIRS, Geometry, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{NO_SQ, Position};
-use crate::variant::{Bb, DropRule, Variant};
+use crate::variant::{Bb, DropRule, TypeTables, Variant};
 
 /// What legality tests need about the side to move, computed once per node.
 #[derive(Clone, Copy, Debug)]
@@ -129,6 +129,67 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// Where a piece of type table `tt` and colour `us` on `from` can move
+    /// (to empty squares) and capture (onto `cap_mask`); igui captures aside.
+    #[inline(always)]
+    pub fn piece_targets(
+        tt: &TypeTables<Bb<V>>,
+        us: usize,
+        from: usize,
+        occ: Bb<V>,
+        empty: Bb<V>,
+        cap_mask: Bb<V>,
+    ) -> (Bb<V>, Bb<V>) {
+        let pt = &tt.by_color[us];
+        let mut quiet = pt.leap_m[from] & empty;
+        let mut caps = pt.leap_c[from] & cap_mask;
+        let uniform = pt.uniform_slides();
+        if !pt.slide_dirs_c.is_empty() {
+            let s =
+                slide_targets::<V::G>(from, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
+            caps |= s & cap_mask;
+            if uniform {
+                quiet |= s & empty;
+            }
+        }
+        if !uniform && !pt.slide_dirs_m.is_empty() {
+            quiet |=
+                slide_targets::<V::G>(from, occ, &pt.slide_dirs_m, pt.limited_m, &pt.range_mask_m)
+                    & empty;
+        }
+        if tt.exotic {
+            for l in &pt.lame[from] {
+                if (l.path & occ).is_empty() {
+                    if l.mode.moves() && empty.has(l.to) {
+                        quiet |= Bb::<V>::bit(l.to);
+                    }
+                    if l.mode.captures() && cap_mask.has(l.to) {
+                        caps |= Bb::<V>::bit(l.to);
+                    }
+                }
+            }
+            for &(df, dr, mode) in &pt.riders {
+                let r = rider_targets::<V::G>(from, occ, df, dr);
+                if mode.moves() {
+                    quiet |= r & empty;
+                }
+                if mode.captures() {
+                    caps |= r & cap_mask;
+                }
+            }
+            for &(d, mode) in &pt.hops {
+                let (land, victim) = hop_targets::<V::G>(from, occ, d);
+                if mode.moves() {
+                    quiet |= land;
+                }
+                if let Some(v) = victim.filter(|&v| mode.captures() && cap_mask.has(v)) {
+                    caps |= Bb::<V>::bit(v);
+                }
+            }
+        }
+        (quiet, caps)
+    }
+
     /// Generates pseudo-legal moves (legal but for king safety and the
     /// variant's post-move rules).
     pub fn generate(&self, list: &mut MoveList) {
@@ -164,64 +225,11 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             let tt = &tables.types[t as usize];
-            let pt = &tt.by_color[us];
             let cap_mask = V::capture_targets(self, us, t);
-            let uniform = pt.uniform_slides();
             for from in bb.iter() {
-                let mut quiet = pt.leap_m[from] & empty;
-                let mut caps = pt.leap_c[from] & cap_mask;
-                if !pt.slide_dirs_c.is_empty() {
-                    let s = slide_targets::<V::G>(
-                        from,
-                        occ,
-                        &pt.slide_dirs_c,
-                        pt.limited_c,
-                        &pt.range_mask_c,
-                    );
-                    caps |= s & cap_mask;
-                    if uniform {
-                        quiet |= s & empty;
-                    }
-                }
-                if !uniform && !pt.slide_dirs_m.is_empty() {
-                    quiet |= slide_targets::<V::G>(
-                        from,
-                        occ,
-                        &pt.slide_dirs_m,
-                        pt.limited_m,
-                        &pt.range_mask_m,
-                    ) & empty;
-                }
+                let (quiet, caps) = Self::piece_targets(tt, us, from, occ, empty, cap_mask);
                 if tt.exotic {
-                    for l in &pt.lame[from] {
-                        if (l.path & occ).is_empty() {
-                            if l.mode.moves() && empty.has(l.to) {
-                                quiet |= Bb::<V>::bit(l.to);
-                            }
-                            if l.mode.captures() && cap_mask.has(l.to) {
-                                caps |= Bb::<V>::bit(l.to);
-                            }
-                        }
-                    }
-                    for &(df, dr, mode) in &pt.riders {
-                        let r = rider_targets::<V::G>(from, occ, df, dr);
-                        if mode.moves() {
-                            quiet |= r & empty;
-                        }
-                        if mode.captures() {
-                            caps |= r & cap_mask;
-                        }
-                    }
-                    for &(d, mode) in &pt.hops {
-                        let (land, victim) = hop_targets::<V::G>(from, occ, d);
-                        if mode.moves() {
-                            quiet |= land;
-                        }
-                        if let Some(v) = victim.filter(|&v| mode.captures() && cap_mask.has(v)) {
-                            caps |= Bb::<V>::bit(v);
-                        }
-                    }
-                    for &d in &pt.igui {
+                    for &d in &tt.by_color[us].igui {
                         if let (_, Some(v)) = hop_targets::<V::G>(from, occ, d)
                             && cap_mask.has(v)
                         {

@@ -37,6 +37,14 @@ impl<V: Variant> Position<V> {
         if !looks_like_move(text) {
             return Err(format!("'{text}' is not a move"));
         }
+        for sq in square_tokens(text) {
+            if V::G::parse_square(sq).is_none() {
+                return Err(format!(
+                    "illegal move '{text}': {sq} is not a square of {}",
+                    V::NAME
+                ));
+            }
+        }
         self.legal_moves()
             .iter()
             .copied()
@@ -61,4 +69,24 @@ pub fn looks_like_move(text: &str) -> bool {
     }
     text.chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+}
+
+/// The square names in a move text: a lower-case letter followed by digits.
+fn square_tokens(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_lowercase() && i + 1 < b.len() && b[i + 1].is_ascii_digit() {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            out.push(&text[start..i]);
+        } else {
+            i += 1;
+        }
+    }
+    out
 }

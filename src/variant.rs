@@ -234,9 +234,13 @@ pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2
     r[0] &= !touched;
     r[1] &= !touched;
     if V::CASTLING {
+        // Castling needs the king's square and a rook's: a lone one is no right
+        // (so equal positions have equal keys however they were reached).
         for c in 0..2 {
             let rank = if c == 0 { 0 } else { V::G::RANKS - 1 };
-            if !r[0].has(V::G::square(4, rank)) {
+            let king = Bb::<V>::bit(V::G::square(4, rank));
+            let own = r[0] & V::G::rank_bb(rank);
+            if (own & king).is_empty() || own == king {
                 r[0] &= !V::G::rank_bb(rank);
             }
         }

@@ -1,0 +1,165 @@
+//! The engine facade, as Stockfish's `engine.h`: the current game, the
+//! options, the transposition table and the running search. It knows no
+//! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
+
+use crate::game::{AnyGame, VARIANTS, new_game};
+use crate::search::{Event, Shared};
+use crate::timeman::Limits;
+use crate::tt::TranspositionTable;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+
+pub const DEFAULT_HASH_MB: usize = 16;
+pub const MAX_HASH_MB: usize = 65536;
+pub const MAX_THREADS: usize = 256;
+
+struct Running {
+    shared: Arc<Shared>,
+    handle: JoinHandle<u64>,
+}
+
+pub struct Engine {
+    pub game: Box<dyn AnyGame>,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    tt: Arc<TranspositionTable>,
+    running: Option<Running>,
+    events_tx: Sender<Event>,
+    /// Search events (info lines, the best move) for the protocol to print.
+    pub events: Receiver<Event>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Self {
+        let (events_tx, events) = unbounded();
+        Engine {
+            game: new_game(VARIANTS[0]).expect("default variant"),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            running: None,
+            events_tx,
+            events,
+        }
+    }
+
+    pub fn variant(&self) -> &'static str {
+        self.game.variant()
+    }
+
+    /// Switches variant (a new game from its start position).
+    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        let g = new_game(name)
+            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
+        self.wait();
+        self.game = g;
+        self.tt.clear();
+        Ok(())
+    }
+
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        if !(1..=MAX_HASH_MB).contains(&mb) {
+            return Err(format!("Hash must be 1..{MAX_HASH_MB}"));
+        }
+        self.wait();
+        self.hash_mb = mb;
+        self.tt = Arc::new(TranspositionTable::new(mb));
+        Ok(())
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        self.game = new_game(self.variant()).expect("current variant");
+    }
+
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        self.wait();
+        self.game.set_position(fen, moves)
+    }
+
+    pub fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts a search in the background; its events arrive on `events`.
+    pub fn go(&mut self, limits: Limits) {
+        self.wait();
+        let shared = Arc::new(Shared::new(limits.ponder));
+        let game = self.game.clone_box();
+        let tt = self.tt.clone();
+        let tx = self.events_tx.clone();
+        let (threads, multipv) = (self.threads, self.multipv);
+        let sh = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let run = std::panic::AssertUnwindSafe(|| {
+                    game.search(&limits, threads, multipv, &sh, &tt, &tx)
+                });
+                std::panic::catch_unwind(run).unwrap_or_else(|_| {
+                    // A bug must not cost the game on time: answer with a legal move.
+                    let best = game.legal_moves().into_iter().next();
+                    let _ = tx.send(Event::BestMove {
+                        best,
+                        ponder: None,
+                        over: None,
+                    });
+                    0
+                })
+            })
+            .expect("spawn search");
+        self.running = Some(Running { shared, handle });
+    }
+
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for a running search to finish (stopping it first). Its
+    /// `BestMove` is still delivered on `events`.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.shared.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Blocks until the running search ends by itself; returns its node count.
+    pub fn join(&mut self) -> u64 {
+        self.running
+            .take()
+            .map(|r| r.handle.join().unwrap_or(0))
+            .unwrap_or(0)
+    }
+
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+}
