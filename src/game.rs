@@ -244,13 +244,25 @@ macro_rules! with_variant {
                 type $V = $crate::variants::chess::Chess;
                 $body
             }
+            "iago-b" => {
+                type $V = $crate::variants::iago::IagoB;
+                $body
+            }
+            "iago-c" => {
+                type $V = $crate::variants::iago::IagoC;
+                $body
+            }
+            "historia-sako" => {
+                type $V = $crate::variants::historia::HistoriaSako;
+                $body
+            }
             _ => $none,
         }
     };
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;

@@ -115,3 +115,18 @@ fn run(variant: &str) {
 fn chess() {
     run("chess");
 }
+
+#[test]
+fn iago_b() {
+    run("iago-b");
+}
+
+#[test]
+fn iago_c() {
+    run("iago-c");
+}
+
+#[test]
+fn historia_sako() {
+    run("historia-sako");
+}

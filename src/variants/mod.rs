@@ -1,3 +1,5 @@
 //! The variants: each a description plus its hooks.
 
 pub mod chess;
+pub mod historia;
+pub mod iago;

@@ -1,0 +1,259 @@
+//! IAGO chess, B-class (`iago-b`) and C-class (`iago-c`): FIDE chess plus a
+//! Marshall and a Cardinal in reserve, entering by gating or by a back-rank
+//! drop; promotion limited by the equipment. C-class starts with the queen's
+//! square empty and the queen in reserve too; that square must be filled first.
+
+use crate::bitboard::Bits;
+use crate::geometry::{Board8x8, Geometry};
+use crate::position::Position;
+use crate::variant::{DropRule, Outcome, PieceDef, Variant, WHITE};
+use crate::variants::chess::{
+    BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material,
+    parse_castling,
+};
+
+pub const MARSHALL: u8 = 7;
+pub const CARDINAL: u8 = 8;
+
+/// The FIDE pieces, then the Marshall and the Cardinal.
+pub const IAGO_PIECES: [PieceDef; 8] = [
+    FIDE_PIECES[0],
+    FIDE_PIECES[1],
+    FIDE_PIECES[2],
+    FIDE_PIECES[3],
+    FIDE_PIECES[4],
+    FIDE_PIECES[5],
+    PieceDef {
+        name: "Marshall",
+        letter: "M",
+        betza: "RN",
+        value: 880,
+    },
+    PieceDef {
+        name: "Cardinal",
+        letter: "C",
+        betza: "BN",
+        value: 800,
+    },
+];
+
+/// How many pieces of each type one side's equipment holds (indexed by type).
+const EQUIPMENT: [u32; 9] = [0, 8, 2, 2, 2, 1, 1, 1, 1];
+
+/// The rules both classes share, written once over the class.
+macro_rules! iago_variant {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $ty;
+
+        impl Variant for $ty {
+            type G = Board8x8;
+            const NAME: &'static str = $name;
+            const START_FEN: &'static str = $fen;
+            const PIECES: &'static [PieceDef] = &IAGO_PIECES;
+            const HAND: bool = true;
+            const KING: u8 = KING;
+            const PAWN: u8 = PAWN;
+            const PROMOTIONS: &'static [u8] = &[QUEEN, MARSHALL, CARDINAL, ROOK, BISHOP, KNIGHT];
+            const PROMOTION_USES_HAND: bool = true;
+            const CASTLING: bool = true;
+            const EN_PASSANT: bool = true;
+            const GATING: bool = true;
+            const STALEMATE_DRAWS: bool = true;
+            crate::variant_tables!(Board8x8);
+
+            fn promotion_zone(color: usize) -> u64 {
+                Board8x8::rank_bb(if color == WHITE { 7 } else { 0 })
+            }
+            fn promotion_allowed(pos: &Position<Self>, us: usize, t: u8) -> bool {
+                equipment_left(pos, us, t)
+            }
+            fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
+                $drop_rule(pos)
+            }
+            fn drop_targets(pos: &Position<Self>, us: usize, _t: u8) -> u64 {
+                back_rank(us) & !pos.occupied()
+            }
+            fn parse_rights(field: &str) -> Option<[u64; 2]> {
+                parse_castling(field, true)
+            }
+            fn format_rights(r: &[u64; 2]) -> String {
+                format_castling(r, true)
+            }
+            fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
+                if pos.halfmove >= 100 {
+                    return Some(Outcome::draw("50-move rule"));
+                }
+                insufficient_material(pos)
+            }
+        }
+    };
+}
+
+iago_variant!(
+    /// IAGO B-class: FIDE set-up, Marshall and Cardinal in reserve.
+    IagoB,
+    "iago-b",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
+    drop_rule: drops_free
+);
+
+iago_variant!(
+    /// IAGO C-class: the queen's square starts empty; Q, M, C in reserve.
+    IagoC,
+    "iago-c",
+    "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
+    drop_rule: queen_square_first
+);
+
+fn back_rank(color: usize) -> u64 {
+    Board8x8::rank_bb(if color == WHITE { 0 } else { 7 })
+}
+
+/// Fewer pieces of type `t` on the board than the equipment holds.
+fn equipment_left<V: Variant<G = Board8x8>>(pos: &Position<V>, us: usize, t: u8) -> bool {
+    pos.pieces(us, t).count() < EQUIPMENT[t as usize]
+}
+
+/// IAGO-B: drops whenever the side likes.
+fn drops_free<V: Variant<G = Board8x8>>(_pos: &Position<V>) -> DropRule<u64> {
+    DropRule::Free
+}
+
+/// IAGO-C: while the queen's square is empty and keeps its gating right,
+/// the side's move is a drop there.
+fn queen_square_first<V: Variant<G = Board8x8>>(pos: &Position<V>) -> DropRule<u64> {
+    let us = pos.side;
+    let d = Board8x8::square(3, if us == WHITE { 0 } else { 7 });
+    if pos.rights[1].has(d) && pos.board[d] == 0 && pos.hand_count(us) > 0 {
+        DropRule::Only(u64::bit(d))
+    } else {
+        DropRule::Free
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    fn moves<V: Variant>(fen: &str) -> Vec<String> {
+        let pos = Position::<V>::from_fen(fen).unwrap();
+        let mut v: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| pos.move_to_uci(m))
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn moves_from<V: Variant>(fen: &str, from: &str) -> Vec<String> {
+        moves::<V>(fen)
+            .into_iter()
+            .filter(|m| m.starts_with(from))
+            .collect()
+    }
+
+    #[test]
+    fn gating_from_a_gating_square_only() {
+        // The knight on b1 keeps its gating right, the one on g1 has none.
+        let fen = "4k3/8/8/8/8/8/8/1N2K1N1[MC] w B - 0 1";
+        assert_eq!(
+            moves_from::<IagoB>(fen, "b1"),
+            [
+                "b1a3", "b1a3c", "b1a3m", "b1c3", "b1c3c", "b1c3m", "b1d2", "b1d2c", "b1d2m"
+            ]
+        );
+        assert_eq!(moves_from::<IagoB>(fen, "g1"), ["g1e2", "g1f3", "g1h3"]);
+        // Back-rank drops: every empty square of rank 1.
+        let drops: Vec<String> = moves::<IagoB>(fen)
+            .into_iter()
+            .filter(|m| m.starts_with("M@"))
+            .collect();
+        assert_eq!(
+            drops,
+            ["M@a1", "M@c1", "M@d1", "M@f1", "M@h1"].map(String::from)
+        );
+    }
+
+    #[test]
+    fn gating_ends_when_the_piece_leaves() {
+        let mut g = Game::<IagoB>::default();
+        for m in ["g1f3", "g8f6", "f3g1"] {
+            g.play_text(m).unwrap();
+        }
+        assert!(
+            g.pos().fen().contains(" KQBCDFkqbcdf "),
+            "{}",
+            g.pos().fen()
+        );
+        assert!(g.play_text("g8h6m").is_err());
+    }
+
+    #[test]
+    fn gated_piece_may_cover_the_line_it_leaves() {
+        // The bishop on f1 is pinned by the rook on h1: it may leave only if
+        // the gated piece takes its place on the line.
+        let fen = "4k3/8/8/8/8/8/8/4KB1r[M] w F - 0 1";
+        assert_eq!(
+            moves_from::<IagoB>(fen, "f1"),
+            [
+                "f1a6m", "f1b5m", "f1c4m", "f1d3m", "f1e2m", "f1g2m", "f1h3m"
+            ]
+        );
+    }
+
+    #[test]
+    fn promotion_limited_by_equipment() {
+        // Both rooks, bishops and knights, the queen and the Marshall are on
+        // the board, the Cardinal in reserve: only `c` is left.
+        let fen = "1k6/4P3/8/8/8/8/6M1/RNBQKBNR[C] w - - 0 1";
+        assert_eq!(moves_from::<IagoB>(fen, "e7"), ["e7e8c"]);
+        // With the Cardinal on the board too, the pawn cannot enter the last rank.
+        let fen = "1k6/4P3/8/8/8/8/2C3M1/RNBQKBNR[] w - - 0 1";
+        assert!(moves_from::<IagoB>(fen, "e7").is_empty());
+        // A captured queen may come back.
+        let fen = "1k6/4P3/8/8/8/8/2C3M1/RNB1KBNR[] w - - 0 1";
+        assert_eq!(moves_from::<IagoB>(fen, "e7"), ["e7e8q"]);
+    }
+
+    #[test]
+    fn promotion_uses_the_reserve_piece() {
+        let mut g =
+            Game::<IagoB>::new(Position::from_fen("k7/4P3/8/8/8/8/8/4K3[MC] w - - 0 1").unwrap());
+        g.play_text("e7e8m").unwrap();
+        assert_eq!(g.pos().fen(), "k3M3/8/8/8/8/8/8/4K3[C] b - - 0 1");
+    }
+
+    #[test]
+    fn iago_c_queen_square_first() {
+        let start = IagoC::START_FEN;
+        assert_eq!(moves::<IagoC>(start), ["C@d1", "M@d1", "Q@d1"]);
+        let mut g = Game::<IagoC>::default();
+        g.play_text("M@d1").unwrap();
+        assert_eq!(moves::<IagoC>(&g.pos().fen()), ["C@d8", "M@d8", "Q@d8"]);
+        g.play_text("Q@d8").unwrap();
+        // Now free play: the placed Marshall keeps d1's gating right.
+        let m = moves::<IagoC>(&g.pos().fen());
+        assert!(m.contains(&"e2e4".to_string()));
+        assert!(!m.iter().any(|m| m.contains('@')));
+        assert!(m.contains(&"g1f3q".to_string()));
+        assert_eq!(
+            g.pos().fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[QCmc] w KQBCDFGkqbcdfg - 0 2"
+        );
+    }
+
+    #[test]
+    fn stalemate_draws_and_bare_kings() {
+        let pos = Position::<IagoB>::from_fen("k7/2Q5/1K6/8/8/8/8/8[] b - - 0 1").unwrap();
+        assert!(pos.legal_moves().is_empty());
+        assert_eq!(IagoB::no_moves(&pos, false).winner, None);
+        let bare = Position::<IagoB>::from_fen("k7/8/1K6/8/8/8/8/8[] b - - 0 1").unwrap();
+        assert!(IagoB::rule_end(&bare).is_some());
+        let held = Position::<IagoB>::from_fen("k7/8/1K6/8/8/8/8/8[M] b - - 0 1").unwrap();
+        assert!(IagoB::rule_end(&held).is_none());
+    }
+}
