@@ -104,7 +104,7 @@ impl<V: Variant> Game<V> {
         if self.legal().is_empty() {
             return Some(V::no_moves(pos, pos.in_check()));
         }
-        if !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
+        if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
             return Some(Outcome::draw("threefold repetition"));
         }
         V::rule_end(pos)
