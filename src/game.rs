@@ -172,13 +172,17 @@ macro_rules! with_variant {
                 type $V = $crate::variants::chess::Chess;
                 $body
             }
+            "ita" => {
+                type $V = $crate::variants::ita::Ita;
+                $body
+            }
             _ => $none,
         }
     };
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "ita"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;
