@@ -609,6 +609,9 @@ mod tests {
         // Capturing a Flag removes its abilities.
         let q = pos("Fe9 fe10 fd10", "w", "e9c,d10a,e10ac");
         assert_eq!(Ita::rights_fen(&play(&q, "e9e10")), "d10a");
+        // So does an igui capture of a Flag.
+        let q = pos("Le1 Pe5 fe10 fd10", "w", "d10a,e10ac");
+        assert_eq!(Ita::rights_fen(&play(&q, "e1e10")), "d10a");
     }
 
     #[test]
