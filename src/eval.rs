@@ -75,7 +75,54 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
     score[0] - score[1]
 }
 
+// ------------------------------------------------------------------ variants
+
 impl Evaluator for crate::variants::chess::Chess {}
+
+/// IAGO: a reserve piece still has to be brought in (a tempo), so it counts a little less.
+impl Evaluator for crate::variants::iago::IagoB {
+    const HAND_PCT: i32 = 90;
+}
+impl Evaluator for crate::variants::iago::IagoC {
+    const HAND_PCT: i32 = 90;
+}
+
+/// Historia Ŝako: the seed's bishop pair bonus; everything starts in hand.
+impl Evaluator for crate::variants::historia::HistoriaSako {
+    fn extra(pos: &Position<Self>) -> i32 {
+        use crate::variants::historia::BISHOP;
+        let pair = |c: usize| {
+            let n = pos.pieces(c, BISHOP).count() + pos.hand[c][BISHOP as usize] as u32;
+            if n >= 2 { 50 } else { 0 }
+        };
+        pair(0) - pair(1)
+    }
+}
+
+/// Ita: Flags want to advance (the goal is the enemy's home squares), keep
+/// their once-per-game abilities, and not stand attacked.
+impl Evaluator for crate::variants::ita::Ita {
+    fn extra(pos: &Position<Self>) -> i32 {
+        use crate::variants::ita::FLAG;
+        let occ = pos.occupied();
+        let mut s = [0i32; 2];
+        for (c, sc) in s.iter_mut().enumerate() {
+            for f in pos.pieces(c, FLAG).iter() {
+                let r = Self::G::relative_rank(c, f) as i32;
+                *sc += r * r * 6;
+                if pos.rights[0].has(f) {
+                    *sc += 25;
+                }
+                if pos.rights[1].has(f) {
+                    *sc += 25;
+                }
+                let attackers = pos.attackers_to(f, c ^ 1, occ).count() as i32;
+                *sc -= 60 * attackers;
+            }
+        }
+        s[0] - s[1]
+    }
+}
 
 #[cfg(test)]
 mod tests {

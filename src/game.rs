@@ -129,7 +129,7 @@ impl<V: Variant> Game<V> {
         if self.legal().is_empty() {
             return Some(V::no_moves(pos, pos.in_check()));
         }
-        if !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
+        if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
             return Some(Outcome::draw("threefold repetition"));
         }
         V::rule_end(pos)
@@ -256,13 +256,17 @@ macro_rules! with_variant {
                 type $V = $crate::variants::historia::HistoriaSako;
                 $body
             }
+            "ita" => {
+                type $V = $crate::variants::ita::Ita;
+                $body
+            }
             _ => $none,
         }
     };
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako"];
+pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;

@@ -595,7 +595,7 @@ impl<V: Variant> Position<V> {
             "{} {} {} {} {} {}",
             s,
             if self.side == 0 { 'w' } else { 'b' },
-            V::format_rights(&self.rights),
+            V::rights_fen(self),
             ep,
             self.halfmove,
             self.fullmove

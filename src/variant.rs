@@ -199,6 +199,9 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     }
     /// Repetition: `true` when the third occurrence is an illegal move instead of a draw.
     const REPETITION_ILLEGAL: bool = false;
+    /// A third occurrence of a position ends the game as a draw (false for
+    /// games that know no draws, such as Ita's score pairs).
+    const REPETITION_DRAWS: bool = true;
 
     /// Parses the rights field.
     fn parse_rights(field: &str) -> Option<[Bb<Self>; 2]> {
@@ -210,6 +213,12 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     }
     fn format_rights(_rights: &[Bb<Self>; 2]) -> String {
         "-".to_string()
+    }
+    /// The rights field as the FEN writes it. Variants whose field depends on
+    /// the board (Ita lists each side's Flags, White's first) override this;
+    /// the default formats the rights alone.
+    fn rights_fen(pos: &Position<Self>) -> String {
+        Self::format_rights(&pos.rights)
     }
     /// Extra checks that a parsed position is possible.
     fn validate(_pos: &Position<Self>) -> Result<(), String> {

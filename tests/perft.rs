@@ -130,3 +130,8 @@ fn iago_c() {
 fn historia_sako() {
     run("historia-sako");
 }
+
+#[test]
+fn ita() {
+    run("ita");
+}

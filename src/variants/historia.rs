@@ -66,6 +66,8 @@ const PIECES: [PieceDef; 7] = [
 pub struct HistoriaSako;
 
 impl Variant for HistoriaSako {
+    // Stalemate wins: zugzwang is real, so no null-move pruning.
+    const NULL_MOVE_OK: bool = false;
     type G = Board8x8;
     const NAME: &'static str = "historia-sako";
     const START_FEN: &'static str =

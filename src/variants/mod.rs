@@ -3,3 +3,4 @@
 pub mod chess;
 pub mod historia;
 pub mod iago;
+pub mod ita;
