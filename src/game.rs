@@ -172,13 +172,17 @@ macro_rules! with_variant {
                 type $V = $crate::variants::chess::Chess;
                 $body
             }
+            "ito-shogi" => {
+                type $V = $crate::variants::ito::ItoShogi;
+                $body
+            }
             _ => $none,
         }
     };
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess"];
+pub const VARIANTS: &[&str] = &["chess", "ito-shogi"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;

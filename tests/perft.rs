@@ -115,3 +115,8 @@ fn run(variant: &str) {
 fn chess() {
     run("chess");
 }
+
+#[test]
+fn ito_shogi() {
+    run("ito-shogi");
+}

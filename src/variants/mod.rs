@@ -1,3 +1,4 @@
 //! The variants: each a description plus its hooks.
 
 pub mod chess;
+pub mod ito;
