@@ -120,3 +120,8 @@ fn chess() {
 fn ito_shogi() {
     run("ito-shogi");
 }
+
+#[test]
+fn etcetera() {
+    run("etcetera");
+}

@@ -1,4 +1,5 @@
 //! The variants: each a description plus its hooks.
 
 pub mod chess;
+pub mod etcetera;
 pub mod ito;
