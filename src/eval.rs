@@ -124,6 +124,13 @@ impl Evaluator for crate::variants::ita::Ita {
     }
 }
 
+/// Ito Shogi: pieces in hand can be dropped anywhere, so they are worth a bit more.
+impl Evaluator for crate::variants::ito::ItoShogi {
+    const HAND_PCT: i32 = 110;
+}
+
+impl Evaluator for crate::variants::etcetera::Etcetera {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -260,13 +260,29 @@ macro_rules! with_variant {
                 type $V = $crate::variants::ita::Ita;
                 $body
             }
+            "ito-shogi" => {
+                type $V = $crate::variants::ito::ItoShogi;
+                $body
+            }
+            "etcetera" => {
+                type $V = $crate::variants::etcetera::Etcetera;
+                $body
+            }
             _ => $none,
         }
     };
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita"];
+pub const VARIANTS: &[&str] = &[
+    "chess",
+    "iago-b",
+    "iago-c",
+    "historia-sako",
+    "ita",
+    "ito-shogi",
+    "etcetera",
+];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;

@@ -135,3 +135,13 @@ fn historia_sako() {
 fn ita() {
     run("ita");
 }
+
+#[test]
+fn ito_shogi() {
+    run("ito-shogi");
+}
+
+#[test]
+fn etcetera() {
+    run("etcetera");
+}
