@@ -11,5 +11,6 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod runner;
 pub mod variant;
 pub mod variants;
