@@ -350,7 +350,7 @@ fn time_forfeits() {
         &fakes(
             &fast,
             &slow,
-            &["--st", "0.2", "--timemargin", "50", "--games", "1"],
+            &["--st", "0.3", "--timemargin", "200", "--games", "1"],
         ),
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -358,7 +358,7 @@ fn time_forfeits() {
         &r.games[0],
         "A",
         "1-0",
-        "time forfeit: B sent no move within 0.250 s",
+        "time forfeit: B sent no move within 0.500 s",
     );
     assert_eq!(r.games[0].moves, vec!["f2f3"]);
 }
@@ -372,7 +372,16 @@ fn endless_output_cannot_hold_the_runner() {
         &fakes(
             &a,
             &b,
-            &["--st", "0.2", "--stop-grace", "0.2", "--games", "2"],
+            &[
+                "--st",
+                "0.3",
+                "--timemargin",
+                "200",
+                "--stop-grace",
+                "0.2",
+                "--games",
+                "2",
+            ],
         ),
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -380,7 +389,7 @@ fn endless_output_cannot_hold_the_runner() {
         &r.games[0],
         "A",
         "0-1",
-        "time forfeit: A sent no move within 0.200 s",
+        "time forfeit: A sent no move within 0.500 s",
     );
     // Killed and restarted: the second game is played normally.
     check(&r.games[1], "B", "0-1", "checkmate");
