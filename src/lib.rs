@@ -14,6 +14,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod runner;
 pub mod search;
 pub mod timeman;
 pub mod tt;

@@ -1,0 +1,26 @@
+//! calvin-match: plays games between two UCI engines, refereed by calvin's
+//! rules. See `protocol/match-runner.md` and `calvin-match --help`.
+
+use calvin::runner::config::{Command, USAGE, parse_args};
+use calvin::runner::run_match;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cfg = match parse_args(&args) {
+        Ok(Command::Help) => {
+            print!("{USAGE}");
+            return;
+        }
+        Ok(Command::Run(cfg)) => cfg,
+        Err(e) => {
+            eprintln!("calvin-match: {e}");
+            std::process::exit(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Err(e) = run_match(&cfg, &mut out) {
+        eprintln!("calvin-match: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,340 @@
+//! The command line of `calvin-match`, cutechess style: per-engine
+//! `key=value` settings after `--engine`, shared ones after `--each`.
+
+use super::engine::EngineCmd;
+use super::stats::Sprt;
+use super::timecontrol::{Limits, parse_seconds_ms, parse_tc};
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+calvin-match: plays games between two UCI engines, refereed by calvin's rules.
+
+usage: calvin-match --engine cmd=CMD [name=N] [KEY=VALUE...]
+                    --engine cmd=CMD [KEY=VALUE...] [--each KEY=VALUE...] [OPTIONS]
+
+engine settings (after --engine, or --each for both):
+  cmd=\"prog args\"     command line (quotes group words)
+  name=N              name in the record (default: the engine's id name)
+  dir=PATH            working directory
+  option.NAME=VALUE   setoption sent after uciok (in order given)
+  variant=NAME        the UCI_Variant value this engine uses (default: --variant)
+  tc=[MOVES/]BASE[+INC]  clock in seconds (BASE may be m:ss), e.g. tc=40+0.4
+  tc=ita:MODE         Ita's clock: peaceful, easy, medium, hard, hardcore
+  st=SECONDS          fixed time per move
+  nodes=N, depth=N    node or depth limit sent with go
+  timemargin=MS       how late a move may come before it loses on time
+
+options:
+  --variant NAME      variant to play (default chess)
+  --games N           number of games (default 2); --rounds N plays 2N
+  --concurrency N     games played at once (default 1)
+  --openings FILE     openings: a FEN a line, or 'fen FEN moves ...', 'startpos moves ...'
+  --openings-order sequential|random
+  --random-plies N    random legal plies after the opening
+  --seed N            seed for the random openings and order (default: from the clock)
+  --pgnout FILE       append each finished game to FILE
+  --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   stop when the SPRT decides
+  --tc X, --st X, --nodes N, --depth N, --timemargin MS   same as --each KEY=X
+  --maxplies N        adjudicate a draw after N plies by the engines
+  --start-timeout S   wait for uciok/readyok (default 10)
+  --move-timeout S    wait for a bestmove limited only by nodes/depth (default 60)
+  --stop-grace S      wait for bestmove after stop on a time forfeit (default 1)
+  --event NAME        PGN Event tag
+  --debug             log the engine traffic to stderr
+  --help
+";
+
+/// One engine as given on the command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerSpec {
+    pub name: Option<String>,
+    pub cmd: EngineCmd,
+    /// `variant=`; the match variant when not given.
+    pub variant: Option<String>,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    pub variant: String,
+    pub games: u32,
+    pub concurrency: usize,
+    pub players: [PlayerSpec; 2],
+    pub openings: Option<PathBuf>,
+    pub random_order: bool,
+    pub random_plies: usize,
+    pub seed: Option<u64>,
+    pub pgnout: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub max_plies: Option<usize>,
+    pub start_timeout: Duration,
+    pub move_timeout: Duration,
+    pub stop_grace: Duration,
+    pub event: String,
+    pub debug: bool,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        MatchConfig {
+            variant: "chess".into(),
+            games: 2,
+            concurrency: 1,
+            players: Default::default(),
+            openings: None,
+            random_order: false,
+            random_plies: 0,
+            seed: None,
+            pgnout: None,
+            sprt: None,
+            max_plies: None,
+            start_timeout: Duration::from_secs(10),
+            move_timeout: Duration::from_secs(60),
+            stop_grace: Duration::from_secs(1),
+            event: "calvin-match".into(),
+            debug: false,
+        }
+    }
+}
+
+pub enum Command {
+    Help,
+    Run(Box<MatchConfig>),
+}
+
+fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{key}: bad number '{v}'"))
+}
+
+fn seconds(key: &str, v: &str) -> Result<Duration, String> {
+    parse_seconds_ms(v)
+        .map(Duration::from_millis)
+        .map_err(|e| format!("{key}: {e}"))
+}
+
+/// Applies one `key=value` engine setting.
+pub fn apply_setting(p: &mut PlayerSpec, kv: &str) -> Result<(), String> {
+    let (k, v) = kv
+        .split_once('=')
+        .ok_or_else(|| format!("engine setting '{kv}' is not key=value"))?;
+    match k {
+        "cmd" => p.cmd.cmd = v.to_string(),
+        "name" => p.name = Some(v.to_string()),
+        "dir" => p.cmd.dir = Some(v.to_string()),
+        "proto" if v == "uci" => {}
+        "proto" => return Err(format!("proto={v}: only uci is spoken")),
+        "variant" => p.variant = Some(v.to_string()),
+        "tc" => p.limits.clock = parse_tc(v).map_err(|e| format!("tc: {e}"))?,
+        "st" => p.limits.movetime_ms = Some(parse_seconds_ms(v).map_err(|e| format!("st: {e}"))?),
+        "nodes" => p.limits.nodes = Some(num(k, v)?),
+        "depth" => p.limits.depth = Some(num(k, v)?),
+        "timemargin" => p.limits.margin_ms = num(k, v)?,
+        _ => match k.strip_prefix("option.") {
+            Some(name) if !name.is_empty() => {
+                p.cmd.options.retain(|(n, _)| n != name);
+                p.cmd.options.push((name.to_string(), v.to_string()));
+            }
+            _ => return Err(format!("unknown engine setting '{k}'")),
+        },
+    }
+    Ok(())
+}
+
+/// Reads the arguments (without the program name). Options may be written
+/// with one dash or two (`-games` as cutechess has it, or `--games`).
+pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    let mut cfg = MatchConfig::default();
+    let mut engines: Vec<Vec<String>> = Vec::new();
+    let mut each: Vec<String> = Vec::new();
+    let mut i = 0;
+    let is_option = |a: &str| {
+        a.starts_with('-') && a.len() > 1 && !a[1..].starts_with(|c: char| c.is_ascii_digit())
+    };
+    while i < args.len() {
+        let a = &args[i];
+        if !is_option(a) {
+            return Err(format!("unexpected argument '{a}' (see --help)"));
+        }
+        let key = a.trim_start_matches('-');
+        i += 1;
+        // Options that take a list of key=value words.
+        if matches!(key, "engine" | "each" | "sprt") {
+            let start = i;
+            while i < args.len() && !is_option(&args[i]) {
+                i += 1;
+            }
+            let list = args[start..i].to_vec();
+            match key {
+                "engine" => engines.push(list),
+                "each" => each.extend(list),
+                _ => cfg.sprt = Some(Sprt::parse(&list)?),
+            }
+            continue;
+        }
+        if matches!(key, "help" | "h") {
+            return Ok(Command::Help);
+        }
+        if key == "debug" {
+            cfg.debug = true;
+            continue;
+        }
+        let v = args
+            .get(i)
+            .ok_or_else(|| format!("{a} needs a value"))?
+            .as_str();
+        i += 1;
+        match key {
+            "variant" => cfg.variant = v.to_string(),
+            "games" => cfg.games = num(a, v)?,
+            "rounds" => cfg.games = 2 * num::<u32>(a, v)?,
+            "concurrency" => cfg.concurrency = num::<usize>(a, v)?.max(1),
+            "openings" => cfg.openings = Some(PathBuf::from(v)),
+            "openings-order" => {
+                cfg.random_order = match v {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => return Err(format!("{a}: sequential or random")),
+                }
+            }
+            "random-plies" => cfg.random_plies = num(a, v)?,
+            "seed" => cfg.seed = Some(num(a, v)?),
+            "pgnout" => cfg.pgnout = Some(PathBuf::from(v)),
+            "tc" | "st" | "nodes" | "depth" | "timemargin" => each.push(format!("{key}={v}")),
+            "maxplies" => cfg.max_plies = Some(num(a, v)?),
+            "start-timeout" => cfg.start_timeout = seconds(a, v)?,
+            "move-timeout" => cfg.move_timeout = seconds(a, v)?,
+            "stop-grace" => cfg.stop_grace = seconds(a, v)?,
+            "event" => cfg.event = v.to_string(),
+            _ => return Err(format!("unknown option '{a}' (see --help)")),
+        }
+    }
+    if engines.len() != 2 {
+        return Err(format!(
+            "two engines are needed (--engine cmd=...), {} given",
+            engines.len()
+        ));
+    }
+    for (p, list) in cfg.players.iter_mut().zip(&engines) {
+        for kv in each.iter().chain(list) {
+            apply_setting(p, kv)?;
+        }
+        if p.cmd.cmd.is_empty() {
+            return Err("an --engine has no cmd=".into());
+        }
+    }
+    if cfg.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    Ok(Command::Run(Box::new(cfg)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::timecontrol::ClockSpec;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn run(s: &[&str]) -> MatchConfig {
+        match parse_args(&args(s)).unwrap() {
+            Command::Run(c) => *c,
+            Command::Help => panic!("help"),
+        }
+    }
+
+    #[test]
+    fn parses_a_match() {
+        let c = run(&[
+            "--engine",
+            "cmd=./calvin",
+            "name=calvin",
+            "option.Hash=16",
+            "--engine",
+            "cmd=fairy-stockfish bench",
+            "variant=ita-x",
+            "option.VariantPath=v.ini",
+            "tc=1+0.1",
+            "--each",
+            "tc=40+0.4",
+            "option.Threads=1",
+            "timemargin=50",
+            "-games",
+            "10",
+            "--concurrency",
+            "2",
+            "--variant",
+            "chess",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "--seed",
+            "5",
+            "--random-plies",
+            "4",
+            "--pgnout",
+            "out.pgn",
+        ]);
+        assert_eq!(c.games, 10);
+        assert_eq!(c.concurrency, 2);
+        assert_eq!(c.seed, Some(5));
+        assert_eq!(c.random_plies, 4);
+        assert_eq!(c.sprt.unwrap().elo1, 10.0);
+        let a = &c.players[0];
+        assert_eq!(a.name.as_deref(), Some("calvin"));
+        assert_eq!(a.cmd.cmd, "./calvin");
+        assert_eq!(
+            a.cmd.options,
+            vec![
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "16".to_string())
+            ]
+        );
+        assert_eq!(
+            a.limits.clock,
+            Some(ClockSpec::Fixed {
+                moves: 0,
+                base_ms: 40_000,
+                inc_ms: 400
+            })
+        );
+        assert_eq!(a.limits.margin_ms, 50);
+        let b = &c.players[1];
+        assert_eq!(b.variant.as_deref(), Some("ita-x"));
+        assert_eq!(b.cmd.cmd, "fairy-stockfish bench");
+        // The engine's own setting wins over --each.
+        assert_eq!(
+            b.limits.clock,
+            Some(ClockSpec::Fixed {
+                moves: 0,
+                base_ms: 1000,
+                inc_ms: 100
+            })
+        );
+    }
+
+    #[test]
+    fn shorthands_and_errors() {
+        let c = run(&[
+            "--engine", "cmd=a", "--engine", "cmd=b", "--st", "0.5", "--depth", "3",
+        ]);
+        assert_eq!(c.players[1].limits.movetime_ms, Some(500));
+        assert_eq!(c.players[0].limits.depth, Some(3));
+        assert!(matches!(
+            parse_args(&args(&["--help"])).unwrap(),
+            Command::Help
+        ));
+        let err = |s: &[&str]| match parse_args(&args(s)) {
+            Err(e) => e,
+            Ok(_) => panic!("{s:?} should fail"),
+        };
+        assert!(err(&["--engine", "cmd=a"]).contains("two engines"));
+        assert!(err(&["--engine", "cmd=a", "bogus=1", "--engine", "cmd=b"]).contains("bogus"));
+        assert!(err(&["--engine", "name=a", "--engine", "cmd=b"]).contains("no cmd"));
+        assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--games"]).contains("value"));
+        assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--frob", "1"]).contains("frob"));
+        assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "x"]).contains("tc"));
+    }
+}
