@@ -74,9 +74,7 @@ pub fn run_bench(depth: Option<i32>) -> Vec<String> {
             match game.bench_search(&fen, depth, &tt) {
                 Ok((best, nodes)) => {
                     total += nodes;
-                    lines.push(format!(
-                        "info string bench {v} {fen} bestmove {best} nodes {nodes}"
-                    ));
+                    lines.push(format!("info string bench {v} {fen} bestmove {best} nodes {nodes}"));
                 }
                 Err(e) => lines.push(format!("info string error bench {v} {fen}: {e}")),
             }

@@ -59,8 +59,7 @@ impl Engine {
 
     /// Switches variant (a new game from its start position).
     pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let g = new_game(name)
-            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
+        let g = new_game(name).ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
         self.wait();
         self.game = g;
         self.tt.clear();
@@ -94,9 +93,7 @@ impl Engine {
     }
 
     pub fn searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
     }
 
     /// Starts a search in the background; its events arrive on `events`.
@@ -112,17 +109,11 @@ impl Engine {
             .name("search".into())
             .stack_size(16 << 20)
             .spawn(move || {
-                let run = std::panic::AssertUnwindSafe(|| {
-                    game.search(&limits, threads, multipv, &sh, &tt, &tx)
-                });
+                let run = std::panic::AssertUnwindSafe(|| game.search(&limits, threads, multipv, &sh, &tt, &tx));
                 std::panic::catch_unwind(run).unwrap_or_else(|_| {
                     // A bug must not cost the game on time: answer with a legal move.
                     let best = game.legal_moves().into_iter().next();
-                    let _ = tx.send(Event::BestMove {
-                        best,
-                        ponder: None,
-                        over: None,
-                    });
+                    let _ = tx.send(Event::BestMove { best, ponder: None, over: None });
                     0
                 })
             })
@@ -153,10 +144,7 @@ impl Engine {
 
     /// Blocks until the running search ends by itself; returns its node count.
     pub fn join(&mut self) -> u64 {
-        self.running
-            .take()
-            .map(|r| r.handle.join().unwrap_or(0))
-            .unwrap_or(0)
+        self.running.take().map(|r| r.handle.join().unwrap_or(0)).unwrap_or(0)
     }
 
     pub fn tt(&self) -> &TranspositionTable {

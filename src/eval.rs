@@ -20,11 +20,7 @@ pub trait Evaluator: Variant {
     fn evaluate(pos: &Position<Self>) -> i32 {
         let white = generic_eval(pos) + Self::extra(pos);
         let tempo = 10;
-        if pos.side == 0 {
-            white + tempo
-        } else {
-            tempo - white
-        }
+        if pos.side == 0 { white + tempo } else { tempo - white }
     }
 }
 
@@ -67,6 +63,9 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
                     continue;
                 }
                 *sc += max_dist - center_distance::<V::G>(sq);
+                if tt.slide_c_mask[c] == 0 && !tt.exotic {
+                    continue; // a leaper's reach is about the same everywhere: centrality says it
+                }
                 let (quiet, caps) = Position::<V>::piece_targets(tt, c, sq, occ, empty, cap_mask);
                 *sc += V::MOBILITY * (quiet | caps).count() as i32;
             }
@@ -87,15 +86,33 @@ impl Evaluator for crate::variants::iago::IagoC {
     const HAND_PCT: i32 = 90;
 }
 
-/// Historia Ŝako: the seed's bishop pair bonus; everything starts in hand.
+/// Historia Ŝako: the seed's bishop pair bonus; deployment placement: the
+/// King tucked into a back-rank corner, the slow Elephants forward on the
+/// second-rank drop squares, long-range pieces on the back rank.
 impl Evaluator for crate::variants::historia::HistoriaSako {
     fn extra(pos: &Position<Self>) -> i32 {
-        use crate::variants::historia::BISHOP;
-        let pair = |c: usize| {
+        use crate::variants::historia::{BISHOP, ELEPHANT, KING};
+        let mut s = [0i32; 2];
+        for (c, sc) in s.iter_mut().enumerate() {
             let n = pos.pieces(c, BISHOP).count() + pos.hand[c][BISHOP as usize] as u32;
-            if n >= 2 { 50 } else { 0 }
-        };
-        pair(0) - pair(1)
+            if n >= 2 {
+                *sc += 50;
+            }
+            if pos.hand_count(c) > 0 || pos.fullmove <= 12 {
+                for k in pos.pieces(c, KING).iter() {
+                    let file = Self::G::file_of(k) as i32;
+                    if Self::G::relative_rank(c, k) == 0 {
+                        *sc += 6 * (file - 3).abs().max((file - 4).abs());
+                    }
+                }
+                for e in pos.pieces(c, ELEPHANT).iter() {
+                    if Self::G::relative_rank(c, e) == 1 {
+                        *sc += 10;
+                    }
+                }
+            }
+        }
+        s[0] - s[1]
     }
 }
 
@@ -129,7 +146,24 @@ impl Evaluator for crate::variants::ito::ItoShogi {
     const HAND_PCT: i32 = 110;
 }
 
-impl Evaluator for crate::variants::etcetera::Etcetera {}
+/// Etcetera: the King cannot leave its fortress, so enemy pieces in or next
+/// to it are the danger; own defenders inside it help.
+impl Evaluator for crate::variants::etcetera::Etcetera {
+    fn extra(pos: &Position<Self>) -> i32 {
+        use crate::variants::etcetera::fortress;
+        let mut s = [0i32; 2];
+        for (c, sc) in s.iter_mut().enumerate() {
+            let f = fortress(c);
+            // The fortress and the ring of squares around it.
+            let zone = f | (f << 7) | (f >> 7) | ((f << 1) & !Self::G::file_bb(0)) | ((f >> 1) & !Self::G::file_bb(6));
+            let zone = zone & Self::G::tables().all;
+            *sc -= 25 * (pos.by_color[c ^ 1] & f).count() as i32;
+            *sc -= 10 * (pos.by_color[c ^ 1] & zone & !f).count() as i32;
+            *sc += 8 * (pos.by_color[c] & f).count().min(4) as i32;
+        }
+        s[0] - s[1]
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -139,9 +173,7 @@ mod tests {
     fn start_is_balanced_and_material_counts() {
         let p = Position::<Chess>::startpos();
         assert_eq!(Chess::evaluate(&p), 10);
-        let q =
-            Position::<Chess>::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-                .unwrap();
+        let q = Position::<Chess>::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert!(Chess::evaluate(&q) > 900);
     }
 }

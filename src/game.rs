@@ -46,12 +46,7 @@ pub trait AnyGame: Send {
     /// Static evaluation from the side to move's view, in centipawns.
     fn evaluate(&self) -> i32;
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
-    fn bench_search(
-        &self,
-        fen: &str,
-        depth: i32,
-        tt: &TranspositionTable,
-    ) -> Result<(String, u64), String>;
+    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     fn as_any(&self) -> &dyn std::any::Any;
 }
 
@@ -71,11 +66,7 @@ impl<V: Variant> Default for Game<V> {
 
 impl<V: Variant> Game<V> {
     pub fn new(start: Position<V>) -> Self {
-        Game {
-            start,
-            moves: Vec::new(),
-            history: vec![start],
-        }
+        Game { start, moves: Vec::new(), history: vec![start] }
     }
     pub fn pos(&self) -> &Position<V> {
         self.history.last().unwrap_or(&self.start)
@@ -97,11 +88,7 @@ impl<V: Variant> Game<V> {
     pub fn play_text(&mut self, text: &str) -> Result<(), String> {
         let pos = *self.pos();
         if let Some(o) = self.outcome() {
-            return Err(format!(
-                "the game is over ({}, {})",
-                o.result_string(),
-                o.reason
-            ));
+            return Err(format!("the game is over ({}, {})", o.result_string(), o.reason));
         }
         let m = pos.parse_uci_move(text)?;
         if let Some(why) = self.refusal(m) {
@@ -116,10 +103,7 @@ impl<V: Variant> Game<V> {
         if V::board_end(pos).is_some() {
             return Vec::new();
         }
-        pos.legal_moves()
-            .into_iter()
-            .filter(|&m| self.refusal(m).is_none())
-            .collect()
+        pos.legal_moves().into_iter().filter(|&m| self.refusal(m).is_none()).collect()
     }
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.pos();
@@ -199,11 +183,7 @@ impl<V: Evaluator> AnyGame for Game<V> {
         let job = SearchJob {
             root: *self.pos(),
             game_keys: self.history.iter().map(|p| p.key).collect(),
-            root_moves: if over.is_some() {
-                Vec::new()
-            } else {
-                self.legal()
-            },
+            root_moves: if over.is_some() { Vec::new() } else { self.legal() },
             limits,
             threads,
             multipv,
@@ -216,22 +196,10 @@ impl<V: Evaluator> AnyGame for Game<V> {
     fn evaluate(&self) -> i32 {
         V::evaluate(self.pos())
     }
-    fn bench_search(
-        &self,
-        fen: &str,
-        depth: i32,
-        tt: &TranspositionTable,
-    ) -> Result<(String, u64), String> {
+    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen)?;
         let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt);
-        Ok((
-            if m == Move::NONE {
-                "(none)".into()
-            } else {
-                pos.move_to_uci(m)
-            },
-            nodes,
-        ))
+        Ok((if m == Move::NONE { "(none)".into() } else { pos.move_to_uci(m) }, nodes))
     }
 }
 
@@ -274,15 +242,7 @@ macro_rules! with_variant {
 }
 
 /// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &[
-    "chess",
-    "iago-b",
-    "iago-c",
-    "historia-sako",
-    "ita",
-    "ito-shogi",
-    "etcetera",
-];
+pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     let _ = variants::chess::PAWN;

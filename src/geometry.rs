@@ -97,21 +97,13 @@ pub trait Geometry: 'static + Copy + Send + Sync + Default + std::fmt::Debug {
         if blockers.is_empty() {
             ray
         } else {
-            let b = if d & 1 == 0 {
-                blockers.lsb()
-            } else {
-                blockers.msb()
-            };
+            let b = if d & 1 == 0 { blockers.lsb() } else { blockers.msb() };
             ray ^ t.rays[d][b]
         }
     }
     /// `a1`, `j10`, `a31`.
     fn square_name(sq: usize) -> String {
-        format!(
-            "{}{}",
-            (b'a' + Self::file_of(sq) as u8) as char,
-            Self::rank_of(sq) + 1
-        )
+        format!("{}{}", (b'a' + Self::file_of(sq) as u8) as char, Self::rank_of(sq) + 1)
     }
     /// Parses a square name; `None` when it is not on this board.
     fn parse_square(s: &str) -> Option<usize> {
@@ -130,11 +122,7 @@ pub trait Geometry: 'static + Copy + Send + Sync + Default + std::fmt::Debug {
         }
         let r: usize = digits.parse().ok()?;
         let file = (f as u8 - b'a') as usize;
-        if file < Self::FILES && r >= 1 && r <= Self::RANKS {
-            Some(Self::square(file, r - 1))
-        } else {
-            None
-        }
+        if file < Self::FILES && r >= 1 && r <= Self::RANKS { Some(Self::square(file, r - 1)) } else { None }
     }
 }
 
@@ -167,24 +155,11 @@ pub fn build_tables<G: Geometry>() -> GeoTables<G::B> {
             let _ = ray;
         }
     }
-    let files = (0..G::FILES)
-        .map(|f| (0..G::RANKS).fold(G::B::ZERO, |b, r| b | G::B::bit(G::square(f, r))))
-        .collect();
-    let ranks = (0..G::RANKS)
-        .map(|r| (0..G::FILES).fold(G::B::ZERO, |b, f| b | G::B::bit(G::square(f, r))))
-        .collect();
+    let files = (0..G::FILES).map(|f| (0..G::RANKS).fold(G::B::ZERO, |b, r| b | G::B::bit(G::square(f, r)))).collect();
+    let ranks = (0..G::RANKS).map(|r| (0..G::FILES).fold(G::B::ZERO, |b, f| b | G::B::bit(G::square(f, r)))).collect();
     let all = (0..n).fold(G::B::ZERO, |b, s| b | G::B::bit(s));
-    let dark = (0..n)
-        .filter(|&s| (G::file_of(s) + G::rank_of(s)) % 2 == 0)
-        .fold(G::B::ZERO, |b, s| b | G::B::bit(s));
-    GeoTables {
-        rays,
-        between,
-        files,
-        ranks,
-        all,
-        dark,
-    }
+    let dark = (0..n).filter(|&s| (G::file_of(s) + G::rank_of(s)) % 2 == 0).fold(G::B::ZERO, |b, s| b | G::B::bit(s));
+    GeoTables { rays, between, files, ranks, all, dark }
 }
 
 macro_rules! geometry {

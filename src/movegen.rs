@@ -32,13 +32,7 @@ impl<V: Variant> Position<V> {
             let pt = &tt.by_color[color ^ 1];
             let mut a = pt.leap_c[sq];
             if !pt.slide_dirs_c.is_empty() {
-                a |= slide_targets::<V::G>(
-                    sq,
-                    occ,
-                    &pt.slide_dirs_c,
-                    pt.limited_c,
-                    &pt.range_mask_c,
-                );
+                a |= slide_targets::<V::G>(sq, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
             }
             if tt.exotic {
                 for l in &tt.by_color[color].lame_rev_c[sq] {
@@ -52,8 +46,7 @@ impl<V: Variant> Position<V> {
                     }
                 }
                 for &(d, mode) in &pt.hops {
-                    if let (true, (_, Some(v))) = (mode.captures(), hop_targets::<V::G>(sq, occ, d))
-                    {
+                    if let (true, (_, Some(v))) = (mode.captures(), hop_targets::<V::G>(sq, occ, d)) {
                         a |= Bb::<V>::bit(v);
                     }
                 }
@@ -73,11 +66,7 @@ impl<V: Variant> Position<V> {
         let us = self.side;
         let king = self.king_sq(us);
         if king == NO_SQ {
-            return LegalCtx {
-                king,
-                checkers: Bb::<V>::ZERO,
-                pinned: Bb::<V>::ZERO,
-            };
+            return LegalCtx { king, checkers: Bb::<V>::ZERO, pinned: Bb::<V>::ZERO };
         }
         let occ = self.occupied();
         let checkers = self.attackers_to(king, us ^ 1, occ);
@@ -98,11 +87,7 @@ impl<V: Variant> Position<V> {
                 if beyond.is_empty() {
                     continue;
                 }
-                let b2 = if d & 1 == 0 {
-                    beyond.lsb()
-                } else {
-                    beyond.msb()
-                };
+                let b2 = if d & 1 == 0 { beyond.lsb() } else { beyond.msb() };
                 if self.color_on(b2) == us {
                     continue;
                 }
@@ -122,11 +107,7 @@ impl<V: Variant> Position<V> {
                 }
             }
         }
-        LegalCtx {
-            king,
-            checkers,
-            pinned,
-        }
+        LegalCtx { king, checkers, pinned }
     }
 
     /// Where a piece of type table `tt` and colour `us` on `from` can move
@@ -145,17 +126,14 @@ impl<V: Variant> Position<V> {
         let mut caps = pt.leap_c[from] & cap_mask;
         let uniform = pt.uniform_slides();
         if !pt.slide_dirs_c.is_empty() {
-            let s =
-                slide_targets::<V::G>(from, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
+            let s = slide_targets::<V::G>(from, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
             caps |= s & cap_mask;
             if uniform {
                 quiet |= s & empty;
             }
         }
         if !uniform && !pt.slide_dirs_m.is_empty() {
-            quiet |=
-                slide_targets::<V::G>(from, occ, &pt.slide_dirs_m, pt.limited_m, &pt.range_mask_m)
-                    & empty;
+            quiet |= slide_targets::<V::G>(from, occ, &pt.slide_dirs_m, pt.limited_m, &pt.range_mask_m) & empty;
         }
         if tt.exotic {
             for l in &pt.lame[from] {
@@ -193,6 +171,15 @@ impl<V: Variant> Position<V> {
     /// Generates pseudo-legal moves (legal but for king safety and the
     /// variant's post-move rules).
     pub fn generate(&self, list: &mut MoveList) {
+        self.generate_kind::<false>(list);
+    }
+
+    /// Captures and promotions only (quiescence search).
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        self.generate_kind::<true>(list);
+    }
+
+    fn generate_kind<const CAPS: bool>(&self, list: &mut MoveList) {
         let us = self.side;
         let occ = self.occupied();
         let all = V::G::tables().all;
@@ -203,7 +190,7 @@ impl<V: Variant> Position<V> {
                 DropRule::Only(sq) => Some(sq),
             };
             for t in 1..=V::PIECES.len() as u8 {
-                if self.hand[us][t as usize] == 0 {
+                if CAPS || self.hand[us][t as usize] == 0 {
                     continue;
                 }
                 let mut targets = V::drop_targets(self, us, t) & empty;
@@ -237,7 +224,11 @@ impl<V: Variant> Position<V> {
                         }
                     }
                 }
-                let targets = quiet | caps;
+                let targets = if CAPS {
+                    caps | (quiet & if t == V::PAWN { tables.promotion_zone[us] } else { Bb::<V>::ZERO })
+                } else {
+                    quiet | caps
+                };
                 if t == V::PAWN {
                     let zone = tables.promotion_zone[us];
                     for to in (targets & !zone).iter() {
@@ -275,10 +266,17 @@ impl<V: Variant> Position<V> {
                 list.push(Move::new(from, self.ep, Kind::EnPassant, 0));
             }
         }
-        if V::CASTLING {
+        if V::CASTLING && !CAPS {
             self.generate_castling(list);
         }
-        V::extra_moves(self, list);
+        if CAPS {
+            let mut extra = MoveList::new();
+            V::extra_moves(self, &mut extra);
+            let them = self.by_color[us ^ 1];
+            list.extend(extra.into_iter().filter(|m| them.has(m.to())));
+        } else {
+            V::extra_moves(self, list);
+        }
     }
 
     fn generate_castling(&self, list: &mut MoveList) {
@@ -311,10 +309,7 @@ impl<V: Variant> Position<V> {
     pub fn king_safe_after(&self, m: Move) -> bool {
         let child = self.play(m);
         let k = child.king_sq(self.side);
-        k == NO_SQ
-            || child
-                .attackers_to(k, child.side, child.occupied())
-                .is_empty()
+        k == NO_SQ || child.attackers_to(k, child.side, child.occupied()).is_empty()
     }
 
     /// Whether a pseudo-legal move is legal.
@@ -325,11 +320,7 @@ impl<V: Variant> Position<V> {
         }
         let child = self.play(m);
         let k = child.king_sq(self.side);
-        (k == NO_SQ
-            || child
-                .attackers_to(k, child.side, child.occupied())
-                .is_empty())
-            && V::post_legal(self, &child)
+        (k == NO_SQ || child.attackers_to(k, child.side, child.occupied()).is_empty()) && V::post_legal(self, &child)
     }
 
     #[inline]

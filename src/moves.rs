@@ -74,10 +74,7 @@ mod tests {
     #[test]
     fn fields_round_trip() {
         let m = Move::new(99, 98, Kind::Gating, 13);
-        assert_eq!(
-            (m.from(), m.to(), m.kind(), m.piece()),
-            (99, 98, Kind::Gating, 13)
-        );
+        assert_eq!((m.from(), m.to(), m.kind(), m.piece()), (99, 98, Kind::Gating, 13));
         assert_eq!(Move::new(0, 5, Kind::Igui, 0).kind(), Kind::Igui);
     }
 }

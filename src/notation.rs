@@ -13,19 +13,12 @@ impl<V: Variant> Position<V> {
         }
         let sq = V::G::square_name;
         match m.kind() {
-            Kind::Drop => format!(
-                "{}@{}",
-                V::PIECES[m.piece() as usize - 1].letter,
-                sq(m.to())
-            ),
+            Kind::Drop => format!("{}@{}", V::PIECES[m.piece() as usize - 1].letter, sq(m.to())),
             Kind::Promotion | Kind::Gating => format!(
                 "{}{}{}",
                 sq(m.from()),
                 sq(m.to()),
-                V::PIECES[m.piece() as usize - 1]
-                    .letter
-                    .trim_start_matches('+')
-                    .to_lowercase()
+                V::PIECES[m.piece() as usize - 1].letter.trim_start_matches('+').to_lowercase()
             ),
             _ => format!("{}{}", sq(m.from()), sq(m.to())),
         }
@@ -39,10 +32,7 @@ impl<V: Variant> Position<V> {
         }
         for sq in square_tokens(text) {
             if V::G::parse_square(sq).is_none() {
-                return Err(format!(
-                    "illegal move '{text}': {sq} is not a square of {}",
-                    V::NAME
-                ));
+                return Err(format!("illegal move '{text}': {sq} is not a square of {}", V::NAME));
             }
         }
         self.legal_moves()
@@ -63,12 +53,9 @@ pub fn looks_like_move(text: &str) -> bool {
         return false;
     }
     if t.get(1) == Some(&b'@') {
-        return t[0].is_ascii_uppercase()
-            && t[2].is_ascii_lowercase()
-            && t[3..].iter().all(|c| c.is_ascii_digit());
+        return t[0].is_ascii_uppercase() && t[2].is_ascii_lowercase() && t[3..].iter().all(|c| c.is_ascii_digit());
     }
-    text.chars()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 /// The square names in a move text: a lower-case letter followed by digits.

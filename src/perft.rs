@@ -31,8 +31,5 @@ pub fn divide<V: Variant>(pos: &Position<V>, depth: u32) -> Vec<(String, u64)> {
     if V::board_end(pos).is_some() || depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves()
-        .iter()
-        .map(|&m| (pos.move_to_uci(m), perft(&pos.play(m), depth - 1)))
-        .collect()
+    pos.legal_moves().iter().map(|&m| (pos.move_to_uci(m), perft(&pos.play(m), depth - 1))).collect()
 }

@@ -33,13 +33,7 @@ impl Mode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Component {
     /// A leap to (df, dr); lame when the path squares must be empty.
-    Leap {
-        df: i32,
-        dr: i32,
-        mode: Mode,
-        lame: bool,
-        initial: bool,
-    },
+    Leap { df: i32, dr: i32, mode: Mode, lame: bool, initial: bool },
     /// A line slide of at most `range` squares (0: unlimited) in direction `dir` (index into DIRS).
     Slide { dir: usize, range: u32, mode: Mode },
     /// A rider of a leap (df, dr): each step leaps, landing squares block.
@@ -101,11 +95,7 @@ pub fn parse_betza(s: &str) -> Result<Vec<Component>, String> {
         // The atom: a letter, or (x,y).
         let (base, is_rider_atom): (Vec<(i32, i32)>, bool) = match chars[i] {
             '(' => {
-                let end = chars[i..]
-                    .iter()
-                    .position(|&c| c == ')')
-                    .ok_or("unclosed (")?
-                    + i;
+                let end = chars[i..].iter().position(|&c| c == ')').ok_or("unclosed (")? + i;
                 let inner: String = chars[i + 1..end].iter().collect();
                 let mut it = inner.split(',').map(|x| x.trim().parse::<i32>());
                 let (x, y) = match (it.next(), it.next()) {
@@ -190,13 +180,7 @@ pub fn parse_betza(s: &str) -> Result<Vec<Component>, String> {
                         out.push(Component::Rider { df, dr, mode });
                     }
                 } else {
-                    out.push(Component::Leap {
-                        df,
-                        dr,
-                        mode,
-                        lame,
-                        initial,
-                    });
+                    out.push(Component::Leap { df, dr, mode, lame, initial });
                 }
             }
         }
@@ -284,13 +268,7 @@ impl<B: Bits> PieceTable<B> {
         let zone = zone.unwrap_or(G::tables().all);
         for c in comps {
             match *c {
-                Component::Leap {
-                    df,
-                    dr,
-                    mode,
-                    lame,
-                    initial,
-                } => {
+                Component::Leap { df, dr, mode, lame, initial } => {
                     let dr = dr * flip;
                     for sq in 0..n {
                         if initial && G::relative_rank(color, sq) != 1 {
@@ -302,11 +280,7 @@ impl<B: Bits> PieceTable<B> {
                         if !zone.has(to) {
                             continue;
                         }
-                        let path = if lame {
-                            lame_path::<G>(sq, df, dr)
-                        } else {
-                            Some(B::ZERO)
-                        };
+                        let path = if lame { lame_path::<G>(sq, df, dr) } else { Some(B::ZERO) };
                         let Some(path) = path else { continue };
                         if path.any() {
                             t.lame[sq].push(LameLeap { to, path, mode });
@@ -325,10 +299,7 @@ impl<B: Bits> PieceTable<B> {
                 }
                 Component::Slide { dir, range, mode } => {
                     let (df, dr) = DIRS[dir];
-                    let dir = crate::geometry::DIRS
-                        .iter()
-                        .position(|&d| d == (df, dr * flip))
-                        .unwrap_or(dir);
+                    let dir = crate::geometry::DIRS.iter().position(|&d| d == (df, dr * flip)).unwrap_or(dir);
                     let r = if range == 0 { u32::MAX } else { range };
                     if mode.moves() {
                         t.slide_m[dir] = r;
@@ -340,18 +311,12 @@ impl<B: Bits> PieceTable<B> {
                 Component::Rider { df, dr, mode } => t.riders.push((df, dr * flip, mode)),
                 Component::Hop { dir, mode } => {
                     let (df, dr) = DIRS[dir];
-                    let d = DIRS
-                        .iter()
-                        .position(|&d| d == (df, dr * flip))
-                        .unwrap_or(dir);
+                    let d = DIRS.iter().position(|&d| d == (df, dr * flip)).unwrap_or(dir);
                     t.hops.push((d, mode));
                 }
                 Component::Igui { dir } => {
                     let (df, dr) = DIRS[dir];
-                    let d = DIRS
-                        .iter()
-                        .position(|&d| d == (df, dr * flip))
-                        .unwrap_or(dir);
+                    let d = DIRS.iter().position(|&d| d == (df, dr * flip)).unwrap_or(dir);
                     t.igui.push(d);
                 }
             }
@@ -367,10 +332,7 @@ impl<B: Bits> PieceTable<B> {
         t.limited_m = t.slide_m.iter().any(|&r| r > 0 && r != u32::MAX);
         t.limited_c = t.slide_c.iter().any(|&r| r > 0 && r != u32::MAX);
         for sq in 0..n {
-            for (ranges, mask) in [
-                (&t.slide_m, &mut t.range_mask_m),
-                (&t.slide_c, &mut t.range_mask_c),
-            ] {
+            for (ranges, mask) in [(&t.slide_m, &mut t.range_mask_m), (&t.slide_c, &mut t.range_mask_c)] {
                 for d in 0..8 {
                     let mut cur = sq;
                     let mut k = 0;
@@ -397,13 +359,7 @@ impl<B: Bits> PieceTable<B> {
 
 /// Slides in the given directions, masked to a range when limited.
 #[inline(always)]
-pub fn slide_targets<G: Geometry>(
-    sq: usize,
-    occ: G::B,
-    dirs: &[usize],
-    limited: bool,
-    mask: &[G::B],
-) -> G::B {
+pub fn slide_targets<G: Geometry>(sq: usize, occ: G::B, dirs: &[usize], limited: bool, mask: &[G::B]) -> G::B {
     let mut att = G::B::ZERO;
     for &d in dirs {
         att |= G::ray_attacks(sq, d, occ);
@@ -433,21 +389,13 @@ pub fn hop_targets<G: Geometry>(sq: usize, occ: G::B, dir: usize) -> (G::B, Opti
     if first.is_empty() {
         return (G::B::ZERO, None);
     }
-    let screen = if dir & 1 == 0 {
-        first.lsb()
-    } else {
-        first.msb()
-    };
+    let screen = if dir & 1 == 0 { first.lsb() } else { first.msb() };
     let beyond = G::ray_attacks(screen, dir, occ);
     let beyond_occ = beyond & occ;
     if beyond_occ.is_empty() {
         (beyond, None)
     } else {
-        let v = if dir & 1 == 0 {
-            beyond_occ.lsb()
-        } else {
-            beyond_occ.msb()
-        };
+        let v = if dir & 1 == 0 { beyond_occ.lsb() } else { beyond_occ.msb() };
         (beyond & !G::B::bit(v), Some(v))
     }
 }
@@ -485,10 +433,7 @@ mod tests {
         assert_eq!(e.path, (1u128 << 1) | (1u128 << 2));
         // a1 -> c2 passes b1.
         let c2 = Board10x10::square(2, 1);
-        assert_eq!(
-            t.lame[0].iter().find(|l| l.to == c2).unwrap().path,
-            1u128 << 1
-        );
+        assert_eq!(t.lame[0].iter().find(|l| l.to == c2).unwrap().path, 1u128 << 1);
     }
 
     #[test]

@@ -34,22 +34,11 @@ pub fn zobrist() -> &'static Zobrist {
             s
         };
         let piece = (0..32).map(|_| std::array::from_fn(|_| next())).collect();
-        let hand = (0..2)
-            .map(|_| std::array::from_fn(|_| std::array::from_fn(|_| next())))
-            .collect();
-        let rights = [
-            std::array::from_fn(|_| next()),
-            std::array::from_fn(|_| next()),
-        ];
+        let hand = (0..2).map(|_| std::array::from_fn(|_| std::array::from_fn(|_| next()))).collect();
+        let rights = [std::array::from_fn(|_| next()), std::array::from_fn(|_| next())];
         let ep = std::array::from_fn(|_| next());
         let side = next();
-        Zobrist {
-            piece,
-            hand,
-            rights,
-            ep,
-            side,
-        }
+        Zobrist { piece, hand, rights, ep, side }
     })
 }
 
@@ -285,11 +274,7 @@ impl<V: Variant> Position<V> {
                 let from = m.from();
                 moved = self.type_on(from);
                 if kind == Kind::EnPassant {
-                    let cap = if us == 0 {
-                        to - V::G::FILES
-                    } else {
-                        to + V::G::FILES
-                    };
+                    let cap = if us == 0 { to - V::G::FILES } else { to + V::G::FILES };
                     captured = self.type_on(cap);
                     self.remove(cap);
                 } else if self.board[to] != 0 {
@@ -360,18 +345,11 @@ impl<V: Variant> Position<V> {
     }
     /// Type for an upper-case letter (optionally with a leading '+').
     pub fn type_from_letter(s: &str) -> Option<u8> {
-        V::PIECES
-            .iter()
-            .position(|d| d.letter == s)
-            .map(|i| (i + 1) as u8)
+        V::PIECES.iter().position(|d| d.letter == s).map(|i| (i + 1) as u8)
     }
     pub fn piece_string(color: usize, t: u8) -> String {
         let l = Self::letter_of(t);
-        if color == 0 {
-            l.to_string()
-        } else {
-            l.to_lowercase()
-        }
+        if color == 0 { l.to_string() } else { l.to_lowercase() }
     }
 
     pub fn from_fen(fen: &str) -> Result<Self, String> {
@@ -390,12 +368,7 @@ impl<V: Variant> Position<V> {
         };
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != V::G::RANKS {
-            return Err(format!(
-                "{} ranks, {} needs {}",
-                ranks.len(),
-                V::NAME,
-                V::G::RANKS
-            ));
+            return Err(format!("{} ranks, {} needs {}", ranks.len(), V::NAME, V::G::RANKS));
         }
         for (i, row) in ranks.iter().enumerate() {
             let rank = V::G::RANKS - 1 - i;
@@ -422,20 +395,13 @@ impl<V: Variant> Position<V> {
                 let (letter, color) = if c == '+' {
                     j += 1;
                     let n = *chars.get(j).ok_or("'+' at the end of a rank")?;
-                    (
-                        format!("+{}", n.to_ascii_uppercase()),
-                        if n.is_ascii_uppercase() { 0 } else { 1 },
-                    )
+                    (format!("+{}", n.to_ascii_uppercase()), if n.is_ascii_uppercase() { 0 } else { 1 })
                 } else if c.is_ascii_alphabetic() {
-                    (
-                        c.to_ascii_uppercase().to_string(),
-                        if c.is_ascii_uppercase() { 0 } else { 1 },
-                    )
+                    (c.to_ascii_uppercase().to_string(), if c.is_ascii_uppercase() { 0 } else { 1 })
                 } else {
                     return Err(format!("unexpected '{c}' in the board"));
                 };
-                let t = Self::type_from_letter(&letter)
-                    .ok_or_else(|| format!("no piece '{letter}' in {}", V::NAME))?;
+                let t = Self::type_from_letter(&letter).ok_or_else(|| format!("no piece '{letter}' in {}", V::NAME))?;
                 if file >= V::G::FILES {
                     return Err(format!("rank {} is too long", rank + 1));
                 }
@@ -444,12 +410,7 @@ impl<V: Variant> Position<V> {
                 j += 1;
             }
             if file != V::G::FILES {
-                return Err(format!(
-                    "rank {} has {} squares, not {}",
-                    rank + 1,
-                    file,
-                    V::G::FILES
-                ));
+                return Err(format!("rank {} has {} squares, not {}", rank + 1, file, V::G::FILES));
             }
         }
         match (hand, V::HAND) {
@@ -474,12 +435,10 @@ impl<V: Variant> Position<V> {
             s => return Err(format!("side to move '{s}' is not w or b")),
         };
         let rights = fields.get(2).copied().unwrap_or("-");
-        pos.rights =
-            V::parse_rights(rights).ok_or_else(|| format!("bad rights field '{rights}'"))?;
+        pos.rights = V::parse_rights(rights).ok_or_else(|| format!("bad rights field '{rights}'"))?;
         let ep = fields.get(3).copied().unwrap_or("-");
         if ep != "-" {
-            let sq =
-                V::G::parse_square(ep).ok_or_else(|| format!("bad en-passant square '{ep}'"))?;
+            let sq = V::G::parse_square(ep).ok_or_else(|| format!("bad en-passant square '{ep}'"))?;
             if !V::EN_PASSANT {
                 return Err(format!("{} has no en passant", V::NAME));
             }
@@ -495,9 +454,7 @@ impl<V: Variant> Position<V> {
             None => 0,
         };
         pos.fullmove = match fields.get(5) {
-            Some(s) => s
-                .parse()
-                .map_err(|_| format!("bad fullmove number '{s}'"))?,
+            Some(s) => s.parse().map_err(|_| format!("bad fullmove number '{s}'"))?,
             None => 1,
         };
         if pos.fullmove == 0 {
@@ -516,10 +473,7 @@ impl<V: Variant> Position<V> {
             for c in 0..2 {
                 let n = self.pieces(c, V::KING).count() + self.hand[c][V::KING as usize] as u32;
                 if n != 1 {
-                    return Err(format!(
-                        "{} must have exactly one king, has {n}",
-                        ["white", "black"][c]
-                    ));
+                    return Err(format!("{} must have exactly one king, has {n}", ["white", "black"][c]));
                 }
             }
             let them = self.side ^ 1;
@@ -586,11 +540,7 @@ impl<V: Variant> Position<V> {
         if V::HAND {
             s += &format!("[{}]", self.hand_string());
         }
-        let ep = if self.ep == NO_SQ {
-            "-".to_string()
-        } else {
-            V::G::square_name(self.ep)
-        };
+        let ep = if self.ep == NO_SQ { "-".to_string() } else { V::G::square_name(self.ep) };
         format!(
             "{} {} {} {} {} {}",
             s,

@@ -100,15 +100,27 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(ponder: bool) -> Self {
-        Shared {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(ponder),
-            nodes: AtomicU64::new(0),
-        }
+        Shared { stop: AtomicBool::new(false), pondering: AtomicBool::new(ponder), nodes: AtomicU64::new(0) }
     }
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
+}
+
+type ScoreList = arrayvec::ArrayVec<i32, { crate::moves::MAX_MOVES }>;
+
+/// Takes the best-scored remaining move (selection sort, one step at a time:
+/// most nodes cut off after a few moves).
+fn pick(list: &mut MoveList, scores: &mut ScoreList, i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list[i]
 }
 
 #[derive(Clone, Debug)]
@@ -180,12 +192,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if self.nodes & 1023 == 0 {
             self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
             if self.id == 0 {
-                let timed_out =
-                    !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_hard();
-                let nodes_out = self
-                    .limits
-                    .nodes
-                    .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+                let timed_out = !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_hard();
+                let nodes_out = self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
                 if timed_out || nodes_out {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
@@ -199,11 +207,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     fn is_repetition(&self, halfmove: u32) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
-        let limit = if V::REPETITION_ILLEGAL {
-            n
-        } else {
-            (halfmove as usize).min(n)
-        };
+        let limit = if V::REPETITION_ILLEGAL { n } else { (halfmove as usize).min(n) };
         let mut count = 0;
         let mut i = n - 1;
         while i >= 2 && n - 1 - (i - 2) <= limit {
@@ -227,11 +231,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     fn history_index(pos: &Position<V>, m: Move) -> usize {
-        let piece = if m.kind() == Kind::Drop {
-            m.piece()
-        } else {
-            pos.type_on(m.from())
-        };
+        let piece = if m.kind() == Kind::Drop { m.piece() } else { pos.type_on(m.from()) };
         ((pos.side << 4) | piece as usize) * 128 + m.to()
     }
 
@@ -251,64 +251,40 @@ impl<'a, V: Evaluator> Worker<'a, V> {
 
     #[inline]
     fn value_of(t: u8) -> i32 {
-        if t == 0 {
-            0
-        } else {
-            V::PIECES[t as usize - 1].value
-        }
+        if t == 0 { 0 } else { V::PIECES[t as usize - 1].value }
     }
 
     fn is_tactical(pos: &Position<V>, m: Move) -> bool {
         Self::victim(pos, m) != 0 || m.kind() == Kind::Promotion
     }
 
-    fn order(
-        &self,
-        pos: &Position<V>,
-        list: &MoveList,
-        tt_move: Move,
-        ply: usize,
-    ) -> Vec<(i32, Move)> {
+    /// Scores moves for ordering: TT move, captures by victim then attacker,
+    /// promotions, killers, then history.
+    fn score_moves(&self, pos: &Position<V>, list: &MoveList, tt_move: Move, ply: usize) -> ScoreList {
         let killers = self.killers[ply];
-        let mut scored: Vec<(i32, Move)> = list
-            .iter()
+        list.iter()
             .map(|&m| {
-                let s = if m == tt_move {
-                    1 << 30
+                if m == tt_move {
+                    return 1 << 30;
+                }
+                let v = Self::victim(pos, m);
+                if v != 0 {
+                    let attacker = if m.kind() == Kind::Igui { 0 } else { pos.type_on(m.from()) };
+                    (1 << 28) + Self::value_of(v) * 16 - Self::value_of(attacker) / 16
+                } else if m.kind() == Kind::Promotion {
+                    (1 << 27) + Self::value_of(m.piece())
+                } else if m == killers[0] {
+                    1 << 26
+                } else if m == killers[1] {
+                    (1 << 26) - 1
                 } else {
-                    let v = Self::victim(pos, m);
-                    if v != 0 {
-                        let attacker = if m.kind() == Kind::Igui {
-                            0
-                        } else {
-                            pos.type_on(m.from())
-                        };
-                        (1 << 28) + Self::value_of(v) * 16 - Self::value_of(attacker) / 16
-                    } else if m.kind() == Kind::Promotion {
-                        (1 << 27) + Self::value_of(m.piece())
-                    } else if m == killers[0] {
-                        1 << 26
-                    } else if m == killers[1] {
-                        (1 << 26) - 1
-                    } else {
-                        self.history[Self::history_index(pos, m)]
-                    }
-                };
-                (s, m)
+                    self.history[Self::history_index(pos, m)]
+                }
             })
-            .collect();
-        scored.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
-        scored
+            .collect()
     }
 
-    fn update_quiet_stats(
-        &mut self,
-        pos: &Position<V>,
-        best: Move,
-        quiets: &[Move],
-        depth: i32,
-        ply: usize,
-    ) {
+    fn update_quiet_stats(&mut self, pos: &Position<V>, best: Move, quiets: &[Move], depth: i32, ply: usize) {
         let bonus = (depth * depth).min(400);
         let idx = Self::history_index(pos, best);
         self.history[idx] += bonus - self.history[idx] * bonus / 16384;
@@ -354,14 +330,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         V::rule_end(pos).map(|o| outcome_value(&o, pos.side, ply))
     }
 
-    pub fn search(
-        &mut self,
-        pos: &Position<V>,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-    ) -> i32 {
+    pub fn search(&mut self, pos: &Position<V>, mut alpha: i32, mut beta: i32, depth: i32, ply: usize) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if ply > 0 {
@@ -400,6 +369,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         let ctx = pos.legal_ctx();
         let in_check = ctx.checkers.any();
+        // Check extension: a node in check searches one ply deeper.
+        let depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
         let eval = if in_check {
             -INF
         } else {
@@ -432,13 +403,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
 
         let mut list = MoveList::new();
         pos.generate(&mut list);
-        let ordered = self.order(pos, &list, tt_move, ply);
+        let mut scores = self.score_moves(pos, &list, tt_move, ply);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let mut legal = 0usize;
-        let mut quiets: Vec<Move> = Vec::new();
+        let mut quiets = arrayvec::ArrayVec::<Move, 64>::new();
         let alpha0 = alpha;
-        for &(_, m) in &ordered {
+        for i in 0..list.len() {
+            let m = pick(&mut list, &mut scores, i);
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
@@ -448,34 +420,17 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             }
             legal += 1;
             let tactical = Self::is_tactical(pos, m);
-            let gives_check = V::KING != 0 && child.in_check();
             // Late move pruning of quiet moves at shallow depth.
-            if !pv_node
-                && !in_check
-                && !tactical
-                && !gives_check
-                && best > -DECISIVE
-                && depth <= 3
-                && legal > 6 + 4 * depth as usize
-            {
+            if !pv_node && !in_check && !tactical && best > -DECISIVE && depth <= 3 && legal > 6 + 4 * depth as usize {
                 continue;
             }
-            let ext = if gives_check && ply < MAX_PLY / 2 {
-                1
-            } else {
-                0
-            };
-            let new_depth = depth - 1 + ext;
+            let new_depth = depth - 1;
             self.keys.push(child.key);
             let mut v;
             if legal == 1 {
                 v = -self.search(&child, -beta, -alpha, new_depth, ply + 1);
             } else {
-                let mut r = if tactical || in_check || gives_check {
-                    0
-                } else {
-                    reduction(depth, legal)
-                };
+                let mut r = if tactical || in_check { 0 } else { reduction(depth, legal) };
                 if pv_node && r > 0 {
                     r -= 1;
                 }
@@ -509,7 +464,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     }
                 }
             }
-            if !tactical {
+            if !tactical && !quiets.is_full() {
                 quiets.push(m);
             }
         }
@@ -523,14 +478,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            pos.key,
-            best_move,
-            Self::to_tt(best, ply),
-            if in_check { 0 } else { eval },
-            depth,
-            bound,
-        );
+        self.tt.store(pos.key, best_move, Self::to_tt(best, ply), if in_check { 0 } else { eval }, depth, bound);
         best
     }
 
@@ -570,10 +518,15 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             best = stand;
         }
         let mut list = MoveList::new();
-        pos.generate(&mut list);
-        let ordered = self.order(pos, &list, Move::NONE, ply);
+        if in_check {
+            pos.generate(&mut list);
+        } else {
+            pos.generate_captures(&mut list);
+        }
+        let mut scores = self.score_moves(pos, &list, Move::NONE, ply);
         let mut legal = 0;
-        for &(_, m) in &ordered {
+        for i in 0..list.len() {
+            let m = pick(&mut list, &mut scores, i);
             if !in_check && !Self::is_tactical(pos, m) {
                 continue;
             }
@@ -608,22 +561,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// One iteration at the root for the PV line `pv_idx`; sorts the root moves.
-    fn root_search(
-        &mut self,
-        root: &Position<V>,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        pv_idx: usize,
-    ) -> i32 {
+    fn root_search(&mut self, root: &Position<V>, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
         let alpha0 = alpha;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
-            let gives_check = V::KING != 0 && child.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1;
             self.keys.push(child.key);
             let mut v;
             if i == pv_idx {
@@ -659,26 +604,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         // Stable sort keeps the previous order among equal (failed-low) moves.
         self.root_moves[pv_idx..].sort_by_key(|a| std::cmp::Reverse(a.score));
-        if best <= alpha0 {
-            best
-        } else {
-            alpha.max(best)
-        }
+        if best <= alpha0 { best } else { alpha.max(best) }
     }
 
     #[allow(clippy::needless_range_loop)]
     /// Iterative deepening. The main worker (id 0) reports through `report`.
-    pub fn iterate(
-        &mut self,
-        root: &Position<V>,
-        multipv: usize,
-        report: &mut dyn FnMut(&Self, i32, usize),
-    ) {
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 10)
-            .clamp(1, MAX_PLY as i32 - 10);
+    pub fn iterate(&mut self, root: &Position<V>, multipv: usize, report: &mut dyn FnMut(&Self, i32, usize)) {
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
         let multipv = multipv.clamp(1, self.root_moves.len().max(1));
         let mut prev = [0i32; 256];
         for depth in 1..=max_depth {
@@ -766,43 +698,27 @@ pub struct SearchJob<'a, V: Evaluator> {
 
 /// Runs a Lazy SMP search and sends `Info` events and exactly one `BestMove`.
 /// Returns the total node count.
-pub fn run_search<V: Evaluator>(
-    job: SearchJob<'_, V>,
-    tx: &Sender<Event>,
-    over: Option<Outcome>,
-) -> u64 {
+pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over: Option<Outcome>) -> u64 {
     let root = job.root;
     let mut root_moves: Vec<Move> = job.root_moves.clone();
     if !job.limits.searchmoves.is_empty() {
         root_moves.retain(|&m| job.limits.searchmoves.contains(&root.move_to_uci(m)));
     }
     if root_moves.is_empty() || over.is_some() {
-        let _ = tx.send(Event::BestMove {
-            best: None,
-            ponder: None,
-            over,
-        });
+        let _ = tx.send(Event::BestMove { best: None, ponder: None, over });
         wait_while_infinite(job.limits, job.shared);
         return 0;
     }
     job.tt.new_search();
     let tm = TimeManager::new(job.limits, root.side, job.moves_hint);
-    let rms: Vec<RootMove> = root_moves
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INF,
-            pv: vec![mv],
-        })
-        .collect();
+    let rms: Vec<RootMove> = root_moves.iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv] }).collect();
     let mut total = 0;
     let mut best: Option<RootMove> = None;
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..job.threads.max(1) {
             let rms = rms.clone();
-            let (shared, tt, limits, keys) =
-                (job.shared, job.tt, job.limits, job.game_keys.clone());
+            let (shared, tt, limits, keys) = (job.shared, job.tt, job.limits, job.game_keys.clone());
             helpers.push(
                 std::thread::Builder::new()
                     .stack_size(16 << 20)
@@ -854,18 +770,11 @@ pub fn run_search<V: Evaluator>(
     let (best_s, ponder) = match &best {
         Some(rm) => {
             let after = root.play(rm.mv);
-            (
-                Some(root.move_to_uci(rm.mv)),
-                rm.pv.get(1).map(|&m| after.move_to_uci(m)),
-            )
+            (Some(root.move_to_uci(rm.mv)), rm.pv.get(1).map(|&m| after.move_to_uci(m)))
         }
         None => (None, None),
     };
-    let _ = tx.send(Event::BestMove {
-        best: best_s,
-        ponder,
-        over: None,
-    });
+    let _ = tx.send(Event::BestMove { best: best_s, ponder, over: None });
     total
 }
 
@@ -878,23 +787,12 @@ fn wait_while_infinite(limits: &Limits, shared: &Shared) {
 
 /// Searches one position to a fixed depth on one thread, quietly; returns
 /// (best move, score, nodes). Used by `bench` and tests.
-pub fn search_fixed<V: Evaluator>(
-    root: &Position<V>,
-    depth: i32,
-    tt: &TranspositionTable,
-) -> (Move, i32, u64) {
+pub fn search_fixed<V: Evaluator>(root: &Position<V>, depth: i32, tt: &TranspositionTable) -> (Move, i32, u64) {
     let limits = Limits::depth(depth);
     let shared = Shared::new(false);
     let tm = TimeManager::new(&limits, root.side, 30);
-    let moves: Vec<RootMove> = root
-        .legal_moves()
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -INF,
-            pv: vec![mv],
-        })
-        .collect();
+    let moves: Vec<RootMove> =
+        root.legal_moves().iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv] }).collect();
     if moves.is_empty() {
         return (Move::NONE, 0, 0);
     }

@@ -21,10 +21,7 @@ pub struct Limits {
 
 impl Limits {
     pub fn depth(d: i32) -> Self {
-        Limits {
-            depth: Some(d),
-            ..Default::default()
-        }
+        Limits { depth: Some(d), ..Default::default() }
     }
     /// Whether the clock limits the search at all.
     pub fn timed(&self) -> bool {
@@ -50,23 +47,11 @@ impl TimeManager {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
             let t = Duration::from_millis(mt.saturating_sub(MOVE_OVERHEAD_MS.min(mt / 2)).max(1));
-            return TimeManager {
-                start,
-                soft: Some(t),
-                hard: Some(t),
-            };
+            return TimeManager { start, soft: Some(t), hard: Some(t) };
         }
-        let (time, inc) = if side == 0 {
-            (limits.wtime, limits.winc)
-        } else {
-            (limits.btime, limits.binc)
-        };
+        let (time, inc) = if side == 0 { (limits.wtime, limits.winc) } else { (limits.btime, limits.binc) };
         let Some(time) = time else {
-            return TimeManager {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return TimeManager { start, soft: None, hard: None };
         };
         let inc = inc.unwrap_or(0);
         let mtg = limits.movestogo.unwrap_or(moves_hint).clamp(1, 80) as u64;
@@ -95,19 +80,12 @@ mod tests {
     use super::*;
     #[test]
     fn fast_control_leaves_most_time() {
-        let l = Limits {
-            wtime: Some(1000),
-            winc: Some(10),
-            ..Default::default()
-        };
+        let l = Limits { wtime: Some(1000), winc: Some(10), ..Default::default() };
         let tm = TimeManager::new(&l, 0, 30);
         let hard = tm.hard.unwrap().as_millis();
         assert!(hard <= 400, "hard {hard}");
         assert!(tm.soft.unwrap().as_millis() >= 20);
-        let m = Limits {
-            movetime: Some(500),
-            ..Default::default()
-        };
+        let m = Limits { movetime: Some(500), ..Default::default() };
         assert_eq!(TimeManager::new(&m, 1, 30).hard.unwrap().as_millis(), 470);
         assert!(TimeManager::new(&Limits::depth(3), 0, 30).hard.is_none());
     }

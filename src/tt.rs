@@ -52,15 +52,8 @@ impl TranspositionTable {
         let n = (bytes / std::mem::size_of::<Entry>()).max(BUCKET);
         let buckets = n / BUCKET;
         let mut entries = Vec::with_capacity(buckets * BUCKET);
-        entries.resize_with(buckets * BUCKET, || Entry {
-            key: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        });
-        TranspositionTable {
-            entries,
-            buckets,
-            generation: AtomicU8::new(0),
-        }
+        entries.resize_with(buckets * BUCKET, || Entry { key: AtomicU64::new(0), data: AtomicU64::new(0) });
+        TranspositionTable { entries, buckets, generation: AtomicU8::new(0) }
     }
 
     pub fn clear(&self) {
@@ -116,11 +109,7 @@ impl TranspositionTable {
             if data == 0 || k == key {
                 // Same position: keep an older move when this store has none.
                 let keep_old = k == key && (mv == Move::NONE || mv.is_null());
-                let mv = if keep_old {
-                    Move((data & 0x7F_FFFF) as u32)
-                } else {
-                    mv
-                };
+                let mv = if keep_old { Move((data & 0x7F_FFFF) as u32) } else { mv };
                 if k == key && bound != Bound::Exact && depth + 2 < ((data >> 28) & 63) as i32 {
                     return;
                 }
@@ -167,10 +156,7 @@ mod tests {
         let m = Move::new(99, 98, Kind::Promotion, 13);
         tt.store(0xDEAD_BEEF, m, -31000, 57, 12, Bound::Lower);
         let h = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!(
-            (h.mv, h.score, h.eval, h.depth, h.bound),
-            (m, -31000, 57, 12, Bound::Lower)
-        );
+        assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (m, -31000, 57, 12, Bound::Lower));
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());

@@ -36,18 +36,10 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(winner: usize, reason: &str) -> Outcome {
-        Outcome {
-            winner: Some(winner),
-            scores: None,
-            reason: reason.to_string(),
-        }
+        Outcome { winner: Some(winner), scores: None, reason: reason.to_string() }
     }
     pub fn draw(reason: &str) -> Outcome {
-        Outcome {
-            winner: None,
-            scores: None,
-            reason: reason.to_string(),
-        }
+        Outcome { winner: None, scores: None, reason: reason.to_string() }
     }
     /// A score pair given as (mover, opponent) for the side `mover`.
     pub fn scores(mover: usize, mine: i32, theirs: i32, reason: &str) -> Outcome {
@@ -61,11 +53,7 @@ impl Outcome {
         } else {
             None
         };
-        Outcome {
-            winner,
-            scores: Some(s),
-            reason: reason.to_string(),
-        }
+        Outcome { winner, scores: Some(s), reason: reason.to_string() }
     }
     /// "1-0", "0-1", "1/2-1/2", or "5:1" style for score games.
     pub fn result_string(&self) -> String {
@@ -205,11 +193,7 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
 
     /// Parses the rights field.
     fn parse_rights(field: &str) -> Option<[Bb<Self>; 2]> {
-        if field == "-" {
-            Some([Bb::<Self>::ZERO; 2])
-        } else {
-            None
-        }
+        if field == "-" { Some([Bb::<Self>::ZERO; 2]) } else { None }
     }
     fn format_rights(_rights: &[Bb<Self>; 2]) -> String {
         "-".to_string()
@@ -261,11 +245,7 @@ pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2
 #[inline]
 pub fn castling_rook<G: Geometry>(from: usize, to: usize) -> (usize, usize) {
     let rank = G::rank_of(from);
-    if to > from {
-        (G::square(G::FILES - 1, rank), to - 1)
-    } else {
-        (G::square(0, rank), to + 1)
-    }
+    if to > from { (G::square(G::FILES - 1, rank), to - 1) } else { (G::square(0, rank), to + 1) }
 }
 
 /// One type's tables for both colours plus a few summary facts.
@@ -291,10 +271,7 @@ impl<G: Geometry> VariantTables<G> {
     pub fn build<V: Variant<G = G>>() -> Self {
         let mut types = Vec::with_capacity(V::PIECES.len() + 1);
         let empty = TypeTables {
-            by_color: [
-                PieceTable::build::<G>(&[], 0, None),
-                PieceTable::build::<G>(&[], 1, None),
-            ],
+            by_color: [PieceTable::build::<G>(&[], 0, None), PieceTable::build::<G>(&[], 1, None)],
             exotic: false,
             slide_c_mask: [0; 2],
         };
@@ -308,26 +285,15 @@ impl<G: Geometry> VariantTables<G> {
             };
             let by_color = [0, 1].map(|c| PieceTable::build::<G>(&comps, c, V::piece_zone(t, c)));
             let exotic = by_color.iter().any(|p| {
-                p.lame.iter().any(|l| !l.is_empty())
-                    || !p.riders.is_empty()
-                    || !p.hops.is_empty()
-                    || !p.igui.is_empty()
+                p.lame.iter().any(|l| !l.is_empty()) || !p.riders.is_empty() || !p.hops.is_empty() || !p.igui.is_empty()
             });
             let slide_c_mask = [0, 1].map(|c| {
-                by_color[c]
-                    .slide_c
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |m, (d, &r)| if r > 0 { m | 1 << d } else { m })
+                by_color[c].slide_c.iter().enumerate().fold(0u8, |m, (d, &r)| if r > 0 { m | 1 << d } else { m })
             });
             if slide_c_mask[0] != 0 {
                 slider_types |= 1 << t;
             }
-            types.push(TypeTables {
-                by_color,
-                exotic,
-                slide_c_mask,
-            });
+            types.push(TypeTables { by_color, exotic, slide_c_mask });
         }
         VariantTables {
             types,
@@ -344,8 +310,7 @@ impl<G: Geometry> VariantTables<G> {
 macro_rules! variant_tables {
     ($g:ty) => {
         fn tables() -> &'static $crate::variant::VariantTables<$g> {
-            static T: std::sync::OnceLock<$crate::variant::VariantTables<$g>> =
-                std::sync::OnceLock::new();
+            static T: std::sync::OnceLock<$crate::variant::VariantTables<$g>> = std::sync::OnceLock::new();
             T.get_or_init($crate::variant::VariantTables::build::<Self>)
         }
     };

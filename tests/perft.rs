@@ -32,28 +32,15 @@ fn parse(text: &str) -> Vec<Case> {
             let mut it = r.split_whitespace();
             let depth = it.next().and_then(|d| d.parse().ok()).expect("depth");
             let count = it.next().and_then(|d| d.parse().ok()).expect("count");
-            out.push(Case {
-                id: id.clone(),
-                fen: fen.clone(),
-                moves: moves.clone(),
-                depth,
-                count,
-            });
+            out.push(Case { id: id.clone(), fen: fen.clone(), moves: moves.clone(), depth, count });
         }
     }
     out
 }
 
 fn limit() -> u64 {
-    let default = if cfg!(debug_assertions) {
-        2_000_000
-    } else {
-        20_000_000
-    };
-    std::env::var("CALVIN_PERFT_MAX")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    let default = if cfg!(debug_assertions) { 2_000_000 } else { 20_000_000 };
+    std::env::var("CALVIN_PERFT_MAX").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 fn shared_dir() -> PathBuf {
@@ -69,30 +56,16 @@ fn run_file(variant: &str, path: &Path) -> usize {
             continue;
         }
         let mut game = new_game(variant).unwrap_or_else(|| panic!("no variant {variant}"));
-        game.set_position(Some(&case.fen), &[])
-            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        game.set_position(Some(&case.fen), &[]).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         assert_eq!(game.fen(), case.fen, "{}: FEN does not round-trip", case.id);
         if !case.moves.is_empty() {
             // The moves lead from the start position to the FEN.
             let mv: Vec<&str> = case.moves.iter().map(|s| s.as_str()).collect();
             let mut from_start = new_game(variant).unwrap();
-            from_start
-                .set_position(None, &mv)
-                .unwrap_or_else(|e| panic!("{}: {e}", case.id));
-            assert_eq!(
-                from_start.fen(),
-                case.fen,
-                "{}: moves from the start",
-                case.id
-            );
+            from_start.set_position(None, &mv).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            assert_eq!(from_start.fen(), case.fen, "{}: moves from the start", case.id);
         }
-        assert_eq!(
-            game.perft(case.depth),
-            case.count,
-            "{} perft {}",
-            case.id,
-            case.depth
-        );
+        assert_eq!(game.perft(case.depth), case.count, "{} perft {}", case.id, case.depth);
         checked += 1;
     }
     checked

@@ -9,7 +9,8 @@ use std::process::Command;
 
 const FOOLS_MATE: &str = "f2f3 e7e5 g2g4 d8h4";
 /// Sam Loyd's ten-move stalemate.
-const STALEMATE: &str = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6";
+const STALEMATE: &str =
+    "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6";
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_F3: &str = "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1";
 
@@ -58,10 +59,7 @@ fn parse_pgn(text: &str) -> Vec<Game> {
     for line in text.lines() {
         if let Some(t) = line.strip_prefix('[') {
             if in_moves {
-                games.push(Game {
-                    tags: std::mem::take(&mut tags),
-                    moves: std::mem::take(&mut moves),
-                });
+                games.push(Game { tags: std::mem::take(&mut tags), moves: std::mem::take(&mut moves) });
                 in_moves = false;
             }
             let (k, v) = t.trim_end_matches(']').split_once(' ').unwrap();
@@ -88,12 +86,7 @@ fn parse_pgn(text: &str) -> Vec<Game> {
 
 fn run(name: &str, args: &[String]) -> Run {
     let pgn = tmp(&format!("{name}.pgn"));
-    let out = Command::new(env!("CARGO_BIN_EXE_calvin-match"))
-        .args(args)
-        .arg("--pgnout")
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_calvin-match")).args(args).arg("--pgnout").arg(&pgn).output().unwrap();
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
     Run {
         code: out.status.code().unwrap_or(-1),
@@ -124,12 +117,7 @@ fn fakes(a: &str, b: &str, rest: &[&str]) -> Vec<String> {
 fn check(g: &Game, white: &str, result: &str, termination: &str) {
     assert_eq!(g.tag("White"), white, "White of game {}", g.tag("Round"));
     assert_eq!(g.tag("Result"), result, "Result of game {}", g.tag("Round"));
-    assert_eq!(
-        g.tag("Termination"),
-        termination,
-        "Termination of game {}",
-        g.tag("Round")
-    );
+    assert_eq!(g.tag("Termination"), termination, "Termination of game {}", g.tag("Round"));
 }
 
 #[test]
@@ -139,21 +127,7 @@ fn checkmate_in_pairs_with_options_and_sprt() {
     let b = format!("--moves '{FOOLS_MATE}'");
     let r = run(
         "mate",
-        &fakes(
-            &a,
-            &b,
-            &[
-                "--each",
-                "option.Hash=32",
-                "--tc",
-                "10+0.1",
-                "--games",
-                "2",
-                "--sprt",
-                "elo0=0",
-                "elo1=5",
-            ],
-        ),
+        &fakes(&a, &b, &["--each", "option.Hash=32", "--tc", "10+0.1", "--games", "2", "--sprt", "elo0=0", "elo1=5"]),
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.games.len(), 2);
@@ -167,18 +141,10 @@ fn checkmate_in_pairs_with_options_and_sprt() {
         assert_eq!(g.tags.get("Scores"), None);
     }
     assert_eq!(r.games[0].tag("Black"), "B");
-    assert!(
-        r.stdout.contains("Score of A vs B: 1 - 1 - 0  [0.500] 2/2"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Score of A vs B: 1 - 1 - 0  [0.500] 2/2"), "{}", r.stdout);
     assert!(r.stdout.contains("Elo difference: 0.0"), "{}", r.stdout);
     assert!(r.stdout.contains("SPRT: llr 0.000"), "{}", r.stdout);
-    assert!(
-        r.stdout.contains("lbound -2.944, ubound 2.944"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("lbound -2.944, ubound 2.944"), "{}", r.stdout);
     let log = std::fs::read_to_string(&log).unwrap();
     for want in [
         "setoption name Hash value 32",
@@ -199,28 +165,18 @@ fn checkmate_in_pairs_with_options_and_sprt() {
 #[test]
 fn draw_by_repetition() {
     let line = "--moves 'g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3'";
-    let r = run(
-        "repetition",
-        &fakes(line, line, &["--depth", "1", "--games", "1"]),
-    );
+    let r = run("repetition", &fakes(line, line, &["--depth", "1", "--games", "1"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.games.len(), 1);
     check(&r.games[0], "A", "1/2-1/2", "threefold repetition");
     assert_eq!(r.games[0].moves.len(), 8);
-    assert!(
-        r.stdout.contains("Score of A vs B: 0 - 0 - 1"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Score of A vs B: 0 - 0 - 1"), "{}", r.stdout);
 }
 
 #[test]
 fn stalemate() {
     let line = format!("--moves '{STALEMATE}'");
-    let r = run(
-        "stalemate",
-        &fakes(&line, &line, &["--st", "5", "--games", "1"]),
-    );
+    let r = run("stalemate", &fakes(&line, &line, &["--st", "5", "--games", "1"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     check(&r.games[0], "A", "1/2-1/2", "stalemate");
     assert_eq!(r.games[0].moves.len(), 19);
@@ -230,18 +186,11 @@ fn stalemate() {
 #[test]
 fn illegal_move_loses() {
     let line = "--moves 'e2e4 e7e5 e1e3'";
-    let r = run(
-        "illegal",
-        &fakes(line, line, &["--depth", "1", "--games", "1"]),
-    );
+    let r = run("illegal", &fakes(line, line, &["--depth", "1", "--games", "1"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     check(&r.games[0], "A", "0-1", "illegal move by A: e1e3");
     assert_eq!(r.games[0].moves, vec!["e2e4", "e7e5"]);
-    assert!(
-        r.stdout.contains("Forfeits of A: 1 illegal move"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Forfeits of A: 1 illegal move"), "{}", r.stdout);
 }
 
 #[test]
@@ -251,20 +200,11 @@ fn crash_loses_and_the_engine_is_restarted() {
     let r = run("crash", &fakes(&a, &b, &["--depth", "1", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.games.len(), 2);
-    check(
-        &r.games[0],
-        "A",
-        "0-1",
-        "crash: A exited (exit status: 3) while thinking",
-    );
+    check(&r.games[0], "A", "0-1", "crash: A exited (exit status: 3) while thinking");
     assert_eq!(r.games[0].moves, vec!["f2f3", "e7e5"]);
     // Restarted: A plays the whole second game (as Black, so no ply 2).
     check(&r.games[1], "B", "0-1", "checkmate");
-    assert!(
-        r.stdout.contains("Score of A vs B: 1 - 1 - 0"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Score of A vs B: 1 - 1 - 0"), "{}", r.stdout);
     assert!(r.stdout.contains("Forfeits of A: 1 crash"), "{}", r.stdout);
 }
 
@@ -272,21 +212,9 @@ fn crash_loses_and_the_engine_is_restarted() {
 fn hang_in_search_is_a_stall() {
     let a = format!("--moves '{FOOLS_MATE}' --hang-at 0");
     let b = format!("--moves '{FOOLS_MATE}'");
-    let r = run(
-        "hang",
-        &fakes(
-            &a,
-            &b,
-            &["--depth", "1", "--move-timeout", "1", "--games", "2"],
-        ),
-    );
+    let r = run("hang", &fakes(&a, &b, &["--depth", "1", "--move-timeout", "1", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "0-1",
-        "stall: A sent no bestmove within 1.0 s",
-    );
+    check(&r.games[0], "A", "0-1", "stall: A sent no bestmove within 1.0 s");
     check(&r.games[1], "B", "0-1", "checkmate");
     assert!(r.stdout.contains("Forfeits of A: 1 stall"), "{}", r.stdout);
 }
@@ -295,71 +223,26 @@ fn hang_in_search_is_a_stall() {
 fn no_readyok_is_a_stall_every_game() {
     let a = format!("--moves '{FOOLS_MATE}'");
     let b = format!("--moves '{FOOLS_MATE}' --no-readyok-after-newgame");
-    let r = run(
-        "readyok",
-        &fakes(
-            &a,
-            &b,
-            &["--depth", "1", "--start-timeout", "0.5", "--games", "2"],
-        ),
-    );
+    let r = run("readyok", &fakes(&a, &b, &["--depth", "1", "--start-timeout", "0.5", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "1-0",
-        "stall: B sent no readyok within 0.5 s",
-    );
-    check(
-        &r.games[1],
-        "B",
-        "0-1",
-        "stall: B sent no readyok within 0.5 s",
-    );
-    assert!(
-        r.stdout.contains("Score of A vs B: 2 - 0 - 0"),
-        "{}",
-        r.stdout
-    );
+    check(&r.games[0], "A", "1-0", "stall: B sent no readyok within 0.5 s");
+    check(&r.games[1], "B", "0-1", "stall: B sent no readyok within 0.5 s");
+    assert!(r.stdout.contains("Score of A vs B: 2 - 0 - 0"), "{}", r.stdout);
 }
 
 #[test]
 fn time_forfeits() {
     let slow = format!("--moves '{FOOLS_MATE}' --think-ms 3000");
     let fast = format!("--moves '{FOOLS_MATE}'");
-    let r = run(
-        "time",
-        &fakes(&slow, &fast, &["--tc", "0.3", "--games", "1"]),
-    );
+    let r = run("time", &fakes(&slow, &fast, &["--tc", "0.3", "--games", "1"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "0-1",
-        "time forfeit: A sent no move within 0.300 s",
-    );
+    check(&r.games[0], "A", "0-1", "time forfeit: A sent no move within 0.300 s");
     assert!(r.games[0].moves.is_empty());
-    assert!(
-        r.stdout.contains("Forfeits of A: 1 time forfeit"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Forfeits of A: 1 time forfeit"), "{}", r.stdout);
     // Fixed time per move with a margin; the slow one is Black here.
-    let r = run(
-        "time-st",
-        &fakes(
-            &fast,
-            &slow,
-            &["--st", "0.3", "--timemargin", "200", "--games", "1"],
-        ),
-    );
+    let r = run("time-st", &fakes(&fast, &slow, &["--st", "0.3", "--timemargin", "200", "--games", "1"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "1-0",
-        "time forfeit: B sent no move within 0.500 s",
-    );
+    check(&r.games[0], "A", "1-0", "time forfeit: B sent no move within 0.500 s");
     assert_eq!(r.games[0].moves, vec!["f2f3"]);
 }
 
@@ -367,30 +250,9 @@ fn time_forfeits() {
 fn endless_output_cannot_hold_the_runner() {
     let a = format!("--moves '{FOOLS_MATE}' --spam-at 0");
     let b = format!("--moves '{FOOLS_MATE}'");
-    let r = run(
-        "spam",
-        &fakes(
-            &a,
-            &b,
-            &[
-                "--st",
-                "0.3",
-                "--timemargin",
-                "200",
-                "--stop-grace",
-                "0.2",
-                "--games",
-                "2",
-            ],
-        ),
-    );
+    let r = run("spam", &fakes(&a, &b, &["--st", "0.3", "--timemargin", "200", "--stop-grace", "0.2", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "0-1",
-        "time forfeit: A sent no move within 0.500 s",
-    );
+    check(&r.games[0], "A", "0-1", "time forfeit: A sent no move within 0.500 s");
     // Killed and restarted: the second game is played normally.
     check(&r.games[1], "B", "0-1", "checkmate");
 }
@@ -422,18 +284,12 @@ fn garbage_output_loses() {
     let b = format!("--moves '{FOOLS_MATE}' --binary-at 2");
     let r = run("garbage", &fakes(&a, &b, &["--depth", "1", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    check(
-        &r.games[0],
-        "A",
-        "0-1",
-        "garbage: A sent 'bestmove xyzzy!', which is not a move",
-    );
+    check(&r.games[0], "A", "0-1", "garbage: A sent 'bestmove xyzzy!', which is not a move");
     let g = &r.games[1];
     assert_eq!(g.tag("White"), "B");
     assert_eq!(g.tag("Result"), "0-1");
     assert!(
-        g.tag("Termination")
-            .starts_with("garbage: B sent bytes that are not UTF-8 text"),
+        g.tag("Termination").starts_with("garbage: B sent bytes that are not UTF-8 text"),
         "{}",
         g.tag("Termination")
     );
@@ -443,35 +299,21 @@ fn garbage_output_loses() {
 #[test]
 fn an_engine_that_never_starts_stops_the_match_at_once() {
     let a = "--no-uciok";
-    let r = run(
-        "nostart",
-        &fakes(a, "", &["--depth", "1", "--start-timeout", "0.5"]),
-    );
+    let r = run("nostart", &fakes(a, "", &["--depth", "1", "--start-timeout", "0.5"]));
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("engine 1 does not start: stall: ")
-            && r.stderr.contains("sent no uciok within 0.5 s"),
+        r.stderr.contains("engine 1 does not start: stall: ") && r.stderr.contains("sent no uciok within 0.5 s"),
         "{}",
         r.stderr
     );
     assert!(r.games.is_empty());
     let r = run(
         "nocmd",
-        &args(&[
-            "--engine",
-            "cmd=/nonexistent/engine",
-            "--engine",
-            "cmd=/nonexistent/other",
-            "--depth",
-            "1",
-        ]),
+        &args(&["--engine", "cmd=/nonexistent/engine", "--engine", "cmd=/nonexistent/other", "--depth", "1"]),
     );
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("could not be started"), "{}", r.stderr);
-    let r = run(
-        "badvariant",
-        &fakes("", "", &["--depth", "1", "--variant", "nope"]),
-    );
+    let r = run("badvariant", &fakes("", "", &["--depth", "1", "--variant", "nope"]));
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("unknown variant 'nope'"), "{}", r.stderr);
     let r = run("nolimit", &fakes("", "", &[]));
@@ -487,21 +329,7 @@ fn openings_from_a_file() {
     // The fake plays by the number of moves in `position`, counted from the FEN.
     let a = format!("--moves 'x g2g4 d8h4' --log {}", log.display());
     let b = "--moves 'x g2g4 d8h4'".to_string();
-    let r = run(
-        "book",
-        &fakes(
-            &a,
-            &b,
-            &[
-                "--openings",
-                book.to_str().unwrap(),
-                "--depth",
-                "1",
-                "--games",
-                "2",
-            ],
-        ),
-    );
+    let r = run("book", &fakes(&a, &b, &["--openings", book.to_str().unwrap(), "--depth", "1", "--games", "2"]));
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(r.games.len(), 2);
     for (g, white) in r.games.iter().zip(["A", "B"]) {
@@ -511,26 +339,12 @@ fn openings_from_a_file() {
         assert_eq!(g.moves, vec!["e7e5", "g2g4", "d8h4"]);
     }
     let log = std::fs::read_to_string(&log).unwrap();
-    assert!(
-        log.contains(&format!("position fen {AFTER_F3} moves e7e5\n")),
-        "{log}"
-    );
+    assert!(log.contains(&format!("position fen {AFTER_F3} moves e7e5\n")), "{log}");
     let bad = tmp("badbook.txt");
     std::fs::write(&bad, "startpos moves e2e5\n").unwrap();
-    let r = run(
-        "badbook",
-        &fakes(
-            "",
-            "",
-            &["--openings", bad.to_str().unwrap(), "--depth", "1"],
-        ),
-    );
+    let r = run("badbook", &fakes("", "", &["--openings", bad.to_str().unwrap(), "--depth", "1"]));
     assert_eq!(r.code, 1);
-    assert!(
-        r.stderr.contains("line 1: illegal move 'e2e5'"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("line 1: illegal move 'e2e5'"), "{}", r.stderr);
 }
 
 fn random_match(name: &str, extra: &[&str]) -> Run {
@@ -573,10 +387,7 @@ fn random_openings_concurrency_and_repeatable_seed() {
         assert!(g.moves.len() >= 6);
         assert!(g.tag("PlyCount").parse::<usize>().unwrap() <= 36);
         let t = g.tag("Termination");
-        assert!(
-            t == "adjudication: move limit (30 plies)" || !t.contains(':'),
-            "{t}"
-        );
+        assert!(t == "adjudication: move limit (30 plies)" || !t.contains(':'), "{t}");
     }
     // Pairs share their opening; pairs differ.
     assert_eq!(r1.games[0].moves[..6], r1.games[1].moves[..6]);
@@ -596,18 +407,7 @@ fn every_variant_plays_to_an_end() {
     for v in calvin::game::VARIANTS {
         let r = random_match(
             &format!("variant-{v}"),
-            &[
-                "--variant",
-                v,
-                "--games",
-                "2",
-                "--random-plies",
-                "2",
-                "--maxplies",
-                "60",
-                "--depth",
-                "1",
-            ],
+            &["--variant", v, "--games", "2", "--random-plies", "2", "--maxplies", "60", "--depth", "1"],
         );
         assert_eq!(r.code, 0, "{v}: {}{}", r.stdout, r.stderr);
         assert_eq!(r.games.len(), 2, "{v}");
@@ -652,17 +452,7 @@ fn ita_time_forfeit_scores_one_to_four() {
     let r = run("ita-time", &a);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let g = &r.games[0];
-    check(
-        g,
-        "Slow",
-        "0-1",
-        "time forfeit: Slow sent no move within 0.300 s",
-    );
+    check(g, "Slow", "0-1", "time forfeit: Slow sent no move within 0.300 s");
     assert_eq!(g.tag("Scores"), "1:4");
-    assert!(
-        r.stdout
-            .contains("Points in 1 scored games: Slow 1, Fast 4"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Points in 1 scored games: Slow 1, Fast 4"), "{}", r.stdout);
 }

@@ -38,19 +38,9 @@ fn run_session(path: &std::path::Path) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}: engine exited with {:?}",
-        path.display(),
-        out.status
-    );
+    assert!(out.status.success(), "{}: engine exited with {:?}", path.display(), out.status);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     let mut i = 0;
@@ -63,40 +53,25 @@ fn run_session(path: &std::path::Path) {
                 }
             }
             Expect::Exact(t) => {
-                assert!(
-                    i < lines.len(),
-                    "{name}: output ended, expected '{t}' (expectation {k})"
-                );
+                assert!(i < lines.len(), "{name}: output ended, expected '{t}' (expectation {k})");
                 assert_eq!(lines[i], t, "{name}: line {i}");
                 i += 1;
             }
             Expect::Prefix(p) => {
                 assert!(i < lines.len(), "{name}: output ended, expected '{p}...'");
-                assert!(
-                    lines[i].starts_with(p.as_str()),
-                    "{name}: line {i} is '{}', expected '{p}...'",
-                    lines[i]
-                );
+                assert!(lines[i].starts_with(p.as_str()), "{name}: line {i} is '{}', expected '{p}...'", lines[i]);
                 i += 1;
             }
         }
     }
-    assert_eq!(
-        i,
-        lines.len(),
-        "{name}: unexpected extra output from line {i}: {:?}",
-        &lines[i..]
-    );
+    assert_eq!(i, lines.len(), "{name}: unexpected extra output from line {i}: {:?}", &lines[i..]);
 }
 
 #[test]
 fn recorded_sessions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/sessions");
     let mut n = 0;
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     paths.sort();
     for p in paths {
         if p.extension().is_some_and(|e| e == "session") {

@@ -14,12 +14,7 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |k: &str| {
-        args.iter()
-            .position(|a| a == k)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
     let seed: u64 = arg("--seed").and_then(|s| s.parse().ok()).unwrap_or(1);
     let think = Duration::from_millis(arg("--think-ms").and_then(|s| s.parse().ok()).unwrap_or(0));
     let name = arg("--name").unwrap_or_else(|| "calvin-random".into());
@@ -48,17 +43,12 @@ fn main() {
                 say(&format!("id name {name}"));
                 say("id author calvin tests");
                 let vars: Vec<String> = VARIANTS.iter().map(|v| format!("var {v}")).collect();
-                say(&format!(
-                    "option name UCI_Variant type combo default {} {}",
-                    VARIANTS[0],
-                    vars.join(" ")
-                ));
+                say(&format!("option name UCI_Variant type combo default {} {}", VARIANTS[0], vars.join(" ")));
                 say("uciok");
             }
             Some("isready") => say("readyok"),
             Some("setoption") => {
-                if let (Some(_), Some(v)) =
-                    (line.find("name UCI_Variant"), line.split(" value ").nth(1))
+                if let (Some(_), Some(v)) = (line.find("name UCI_Variant"), line.split(" value ").nth(1))
                     && let Some(g) = new_game(v.trim())
                 {
                     variant = v.trim().to_string();
@@ -69,9 +59,7 @@ fn main() {
                 let moves_at = words.iter().position(|w| *w == "moves");
                 let head = &words[1..moves_at.unwrap_or(words.len())];
                 let fen = (head.first() == Some(&"fen")).then(|| head[1..].join(" "));
-                let moves: Vec<&str> = moves_at
-                    .map(|i| words[i + 1..].to_vec())
-                    .unwrap_or_default();
+                let moves: Vec<&str> = moves_at.map(|i| words[i + 1..].to_vec()).unwrap_or_default();
                 let mut g = new_game(&variant).expect("variant");
                 if let Err(e) = g.set_position(fen.as_deref(), &moves) {
                     say(&format!("info string bad position: {e}"));

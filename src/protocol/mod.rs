@@ -25,14 +25,7 @@ pub struct Session<W: Write> {
 impl<W: Write> Session<W> {
     pub fn new(out: W) -> Self {
         let (text_tx, text_rx) = unbounded();
-        Session {
-            engine: Engine::new(),
-            out,
-            text_tx,
-            text_rx,
-            perft: None,
-            search_is_finite: false,
-        }
+        Session { engine: Engine::new(), out, text_tx, text_rx, perft: None, search_is_finite: false }
     }
 
     pub fn say(&mut self, line: &str) {

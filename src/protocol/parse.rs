@@ -71,9 +71,7 @@ pub fn parse_go(rest: &str) -> Result<GoCmd, String> {
     let mut l = Limits::default();
     let mut i = 0;
     let num = |i: usize, name: &str| -> Result<u64, String> {
-        let t = tokens
-            .get(i + 1)
-            .ok_or_else(|| format!("go {name}: a number is missing"))?;
+        let t = tokens.get(i + 1).ok_or_else(|| format!("go {name}: a number is missing"))?;
         if let Ok(v) = t.parse::<u64>() {
             Ok(v)
         } else if let Ok(v) = t.parse::<i64>() {
@@ -130,13 +128,7 @@ mod tests {
     use super::*;
     #[test]
     fn position_forms() {
-        assert_eq!(
-            parse_position("startpos").unwrap(),
-            PositionCmd {
-                fen: None,
-                moves: vec![]
-            }
-        );
+        assert_eq!(parse_position("startpos").unwrap(), PositionCmd { fen: None, moves: vec![] });
         let p = parse_position("fen 8/8/8/8/8/8/8/8 w - - 0 1 moves a10a9 N@c1").unwrap();
         assert_eq!(p.fen.as_deref(), Some("8/8/8/8/8/8/8/8 w - - 0 1"));
         assert_eq!(p.moves, vec!["a10a9", "N@c1"]);
@@ -147,8 +139,7 @@ mod tests {
     #[test]
     fn go_forms() {
         let GoCmd::Search(l) =
-            parse_go("wtime 1000 btime -5 winc 10 depth 256 searchmoves e2e4 d2d4 movetime 50")
-                .unwrap()
+            parse_go("wtime 1000 btime -5 winc 10 depth 256 searchmoves e2e4 d2d4 movetime 50").unwrap()
         else {
             panic!()
         };

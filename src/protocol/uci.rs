@@ -61,25 +61,15 @@ impl<W: Write> Session<W> {
                 min: Some(1),
                 max: Some(MAX_HASH_MB as i64),
             },
-            UciOptionConfig::Button {
-                name: "Clear Hash".into(),
-            },
+            UciOptionConfig::Button { name: "Clear Hash".into() },
             UciOptionConfig::Spin {
                 name: "Threads".into(),
                 default: Some(1),
                 min: Some(1),
                 max: Some(MAX_THREADS as i64),
             },
-            UciOptionConfig::Spin {
-                name: "MultiPV".into(),
-                default: Some(1),
-                min: Some(1),
-                max: Some(256),
-            },
-            UciOptionConfig::Check {
-                name: "Ponder".into(),
-                default: Some(false),
-            },
+            UciOptionConfig::Spin { name: "MultiPV".into(), default: Some(1), min: Some(1), max: Some(256) },
+            UciOptionConfig::Check { name: "Ponder".into(), default: Some(false) },
             UciOptionConfig::Combo {
                 name: "UCI_Variant".into(),
                 default: Some(VARIANTS[0].into()),
@@ -142,29 +132,27 @@ impl<W: Write> Session<W> {
         match cmd {
             "" => {}
             // The plain commands go through the UCI crate.
-            "uci" | "isready" | "setoption" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
-                match parse_one(line) {
-                    UciMessage::Uci => {
-                        self.say(&UciMessage::id_name(ENGINE_NAME).to_string());
-                        self.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
-                        for o in self.options() {
-                            self.say(&UciMessage::Option(o).to_string());
-                        }
-                        self.say(&UciMessage::UciOk.to_string());
+            "uci" | "isready" | "setoption" | "ucinewgame" | "stop" | "ponderhit" | "quit" => match parse_one(line) {
+                UciMessage::Uci => {
+                    self.say(&UciMessage::id_name(ENGINE_NAME).to_string());
+                    self.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
+                    for o in self.options() {
+                        self.say(&UciMessage::Option(o).to_string());
                     }
-                    UciMessage::IsReady => self.say(&UciMessage::ReadyOk.to_string()),
-                    UciMessage::SetOption { name, value } => {
-                        if let Err(e) = self.set_option(&name, value.as_deref()) {
-                            self.error(&e);
-                        }
-                    }
-                    UciMessage::UciNewGame => self.engine.new_game(),
-                    UciMessage::Stop => self.engine.stop(),
-                    UciMessage::PonderHit => self.engine.ponderhit(),
-                    UciMessage::Quit => return false,
-                    _ => self.error(&format!("cannot parse '{line}'")),
+                    self.say(&UciMessage::UciOk.to_string());
                 }
-            }
+                UciMessage::IsReady => self.say(&UciMessage::ReadyOk.to_string()),
+                UciMessage::SetOption { name, value } => {
+                    if let Err(e) = self.set_option(&name, value.as_deref()) {
+                        self.error(&e);
+                    }
+                }
+                UciMessage::UciNewGame => self.engine.new_game(),
+                UciMessage::Stop => self.engine.stop(),
+                UciMessage::PonderHit => self.engine.ponderhit(),
+                UciMessage::Quit => return false,
+                _ => self.error(&format!("cannot parse '{line}'")),
+            },
             "position" => match parse_position(rest) {
                 Ok(p) => {
                     if let Err(e) = self.engine.set_position(p.fen.as_deref(), &p.moves) {

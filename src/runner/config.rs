@@ -108,16 +108,12 @@ fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
 }
 
 fn seconds(key: &str, v: &str) -> Result<Duration, String> {
-    parse_seconds_ms(v)
-        .map(Duration::from_millis)
-        .map_err(|e| format!("{key}: {e}"))
+    parse_seconds_ms(v).map(Duration::from_millis).map_err(|e| format!("{key}: {e}"))
 }
 
 /// Applies one `key=value` engine setting.
 pub fn apply_setting(p: &mut PlayerSpec, kv: &str) -> Result<(), String> {
-    let (k, v) = kv
-        .split_once('=')
-        .ok_or_else(|| format!("engine setting '{kv}' is not key=value"))?;
+    let (k, v) = kv.split_once('=').ok_or_else(|| format!("engine setting '{kv}' is not key=value"))?;
     match k {
         "cmd" => p.cmd.cmd = v.to_string(),
         "name" => p.name = Some(v.to_string()),
@@ -148,9 +144,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let mut engines: Vec<Vec<String>> = Vec::new();
     let mut each: Vec<String> = Vec::new();
     let mut i = 0;
-    let is_option = |a: &str| {
-        a.starts_with('-') && a.len() > 1 && !a[1..].starts_with(|c: char| c.is_ascii_digit())
-    };
+    let is_option = |a: &str| a.starts_with('-') && a.len() > 1 && !a[1..].starts_with(|c: char| c.is_ascii_digit());
     while i < args.len() {
         let a = &args[i];
         if !is_option(a) {
@@ -179,10 +173,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             cfg.debug = true;
             continue;
         }
-        let v = args
-            .get(i)
-            .ok_or_else(|| format!("{a} needs a value"))?
-            .as_str();
+        let v = args.get(i).ok_or_else(|| format!("{a} needs a value"))?.as_str();
         i += 1;
         match key {
             "variant" => cfg.variant = v.to_string(),
@@ -210,10 +201,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         }
     }
     if engines.len() != 2 {
-        return Err(format!(
-            "two engines are needed (--engine cmd=...), {} given",
-            engines.len()
-        ));
+        return Err(format!("two engines are needed (--engine cmd=...), {} given", engines.len()));
     }
     for (p, list) in cfg.players.iter_mut().zip(&engines) {
         for kv in each.iter().chain(list) {
@@ -287,45 +275,23 @@ mod tests {
         assert_eq!(a.cmd.cmd, "./calvin");
         assert_eq!(
             a.cmd.options,
-            vec![
-                ("Threads".to_string(), "1".to_string()),
-                ("Hash".to_string(), "16".to_string())
-            ]
+            vec![("Threads".to_string(), "1".to_string()), ("Hash".to_string(), "16".to_string())]
         );
-        assert_eq!(
-            a.limits.clock,
-            Some(ClockSpec::Fixed {
-                moves: 0,
-                base_ms: 40_000,
-                inc_ms: 400
-            })
-        );
+        assert_eq!(a.limits.clock, Some(ClockSpec::Fixed { moves: 0, base_ms: 40_000, inc_ms: 400 }));
         assert_eq!(a.limits.margin_ms, 50);
         let b = &c.players[1];
         assert_eq!(b.variant.as_deref(), Some("ita-x"));
         assert_eq!(b.cmd.cmd, "fairy-stockfish bench");
         // The engine's own setting wins over --each.
-        assert_eq!(
-            b.limits.clock,
-            Some(ClockSpec::Fixed {
-                moves: 0,
-                base_ms: 1000,
-                inc_ms: 100
-            })
-        );
+        assert_eq!(b.limits.clock, Some(ClockSpec::Fixed { moves: 0, base_ms: 1000, inc_ms: 100 }));
     }
 
     #[test]
     fn shorthands_and_errors() {
-        let c = run(&[
-            "--engine", "cmd=a", "--engine", "cmd=b", "--st", "0.5", "--depth", "3",
-        ]);
+        let c = run(&["--engine", "cmd=a", "--engine", "cmd=b", "--st", "0.5", "--depth", "3"]);
         assert_eq!(c.players[1].limits.movetime_ms, Some(500));
         assert_eq!(c.players[0].limits.depth, Some(3));
-        assert!(matches!(
-            parse_args(&args(&["--help"])).unwrap(),
-            Command::Help
-        ));
+        assert!(matches!(parse_args(&args(&["--help"])).unwrap(), Command::Help));
         let err = |s: &[&str]| match parse_args(&args(s)) {
             Err(e) => e,
             Ok(_) => panic!("{s:?} should fail"),

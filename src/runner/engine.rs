@@ -60,10 +60,7 @@ pub struct Fault {
 
 impl Fault {
     pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
-        Fault {
-            kind,
-            detail: detail.into(),
-        }
+        Fault { kind, detail: detail.into() }
     }
     /// `"crash: Name exited (exit status: 3) while thinking"`.
     pub fn describe(&self, name: &str) -> String {
@@ -173,10 +170,7 @@ fn read_loop(out: impl Read, tx: Sender<Output>) {
                     Ok(s) => Output::Line(t, s),
                     Err(e) => Output::Garbage(
                         t,
-                        format!(
-                            "sent bytes that are not UTF-8 text: {:?}",
-                            String::from_utf8_lossy(e.as_bytes())
-                        ),
+                        format!("sent bytes that are not UTF-8 text: {:?}", String::from_utf8_lossy(e.as_bytes())),
                     ),
                 }
             };
@@ -193,12 +187,7 @@ fn read_loop(out: impl Read, tx: Sender<Output>) {
 
 fn write_loop(mut stdin: impl Write, rx: Receiver<String>) {
     for line in rx {
-        if stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush())
-            .is_err()
-        {
+        if stdin.write_all(line.as_bytes()).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).is_err() {
             return;
         }
     }
@@ -237,39 +226,24 @@ impl Engine {
     pub fn start(cfg: &EngineCmd, timeout: Duration, log: Option<String>) -> Result<Engine, Fault> {
         let words = split_command(&cfg.cmd).map_err(|e| Fault::new(FaultKind::Crash, e))?;
         let mut command = Command::new(&words[0]);
-        command
-            .args(&words[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(if log.is_some() {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
-            });
+        command.args(&words[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(if log.is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        });
         if let Some(d) = &cfg.dir {
             command.current_dir(d);
         }
-        let mut child = command.spawn().map_err(|e| {
-            Fault::new(
-                FaultKind::Crash,
-                format!("could not be started ('{}': {e})", cfg.cmd),
-            )
-        })?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| Fault::new(FaultKind::Crash, format!("could not be started ('{}': {e})", cfg.cmd)))?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take().expect("piped stdin");
         let (out_tx, out_rx) = bounded(QUEUE);
         let (in_tx, in_rx) = unbounded();
         std::thread::spawn(move || read_loop(stdout, out_tx));
         std::thread::spawn(move || write_loop(stdin, in_rx));
-        let mut e = Engine {
-            id_name: None,
-            options: Vec::new(),
-            child,
-            tx: Some(in_tx),
-            rx: out_rx,
-            late: None,
-            log,
-        };
+        let mut e = Engine { id_name: None, options: Vec::new(), child, tx: Some(in_tx), rx: out_rx, late: None, log };
         e.send("uci");
         let deadline = Instant::now() + timeout;
         loop {
@@ -372,10 +346,9 @@ impl Engine {
                 let st = self.exit_status();
                 Err(Fault::new(FaultKind::Crash, format!("{st} while {doing}")))
             }
-            Err(RecvTimeoutError::Timeout) => Err(Fault::new(
-                FaultKind::Stall,
-                format!("sent no {waiting} within {:.1} s", timeout.as_secs_f64()),
-            )),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(Fault::new(FaultKind::Stall, format!("sent no {waiting} within {:.1} s", timeout.as_secs_f64())))
+            }
         }
     }
 
@@ -412,10 +385,7 @@ impl Engine {
                 }
                 Output::Eof => {
                     let st = self.exit_status();
-                    return GoReply::Fault(Fault::new(
-                        FaultKind::Crash,
-                        format!("{st} while waiting"),
-                    ));
+                    return GoReply::Fault(Fault::new(FaultKind::Crash, format!("{st} while waiting")));
                 }
             }
         }
@@ -432,14 +402,8 @@ impl Engine {
                     }
                     let elapsed = t.saturating_duration_since(start);
                     return match words.next() {
-                        Some(m) => GoReply::Move {
-                            text: m.to_string(),
-                            elapsed,
-                        },
-                        None => GoReply::Fault(Fault::new(
-                            FaultKind::Garbage,
-                            "sent 'bestmove' without a move",
-                        )),
+                        Some(m) => GoReply::Move { text: m.to_string(), elapsed },
+                        None => GoReply::Fault(Fault::new(FaultKind::Garbage, "sent 'bestmove' without a move")),
                     };
                 }
                 Err(f) if f.kind == FaultKind::Stall => return GoReply::Timeout,
@@ -522,16 +486,8 @@ mod tests {
         assert_eq!(got.len(), 6);
         assert_eq!(got[0], "L:id name X");
         assert_eq!(got[1], "L:readyok");
-        assert!(
-            got[2].starts_with("G:sent bytes that are not UTF-8"),
-            "{}",
-            got[2]
-        );
-        assert!(
-            got[3].starts_with("G:sent control characters"),
-            "{}",
-            got[3]
-        );
+        assert!(got[2].starts_with("G:sent bytes that are not UTF-8"), "{}", got[2]);
+        assert!(got[3].starts_with("G:sent control characters"), "{}", got[3]);
         assert_eq!(got[4], "L:last");
         assert_eq!(got[5], "EOF");
         let (tx, rx) = unbounded();

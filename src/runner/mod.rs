@@ -143,10 +143,7 @@ pub fn fixed(x: f64, prec: usize) -> String {
 }
 
 fn default_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
         % 1_000_000_007
 }
 
@@ -155,39 +152,20 @@ fn default_seed() -> u64 {
 fn players(cfg: &MatchConfig) -> Result<[Player; 2], String> {
     let mut out: [Player; 2] = Default::default();
     for (i, spec) in cfg.players.iter().enumerate() {
-        spec.limits
-            .validate()
-            .map_err(|e| format!("engine {} ({}): {e}", i + 1, spec.cmd.cmd))?;
+        spec.limits.validate().map_err(|e| format!("engine {} ({}): {e}", i + 1, spec.cmd.cmd))?;
         let mut cmd = spec.cmd.clone();
         cmd.variant = spec.variant.clone().unwrap_or_else(|| cfg.variant.clone());
         cmd.ita_mode = spec.limits.ita_mode().map(|m| m.name().to_string());
         let log = cfg.debug.then(|| format!("[check {}]", i + 1));
-        let e = Engine::start(&cmd, cfg.start_timeout, log).map_err(|f| {
-            format!(
-                "engine {} does not start: {}",
-                i + 1,
-                f.describe(&format!("'{}'", cmd.cmd))
-            )
-        })?;
+        let e = Engine::start(&cmd, cfg.start_timeout, log)
+            .map_err(|f| format!("engine {} does not start: {}", i + 1, f.describe(&format!("'{}'", cmd.cmd))))?;
         let fallback = engine::split_command(&cmd.cmd)
             .ok()
-            .and_then(|w| {
-                std::path::Path::new(&w[0])
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-            })
+            .and_then(|w| std::path::Path::new(&w[0]).file_name().map(|f| f.to_string_lossy().into_owned()))
             .unwrap_or_else(|| format!("engine{}", i + 1));
-        let name = spec
-            .name
-            .clone()
-            .or_else(|| e.id_name.clone())
-            .unwrap_or(fallback);
+        let name = spec.name.clone().or_else(|| e.id_name.clone()).unwrap_or(fallback);
         e.quit(Duration::from_millis(300));
-        out[i] = Player {
-            name,
-            cmd,
-            limits: spec.limits.clone(),
-        };
+        out[i] = Player { name, cmd, limits: spec.limits.clone() };
     }
     if out[0].name == out[1].name {
         out[1].name += " (2)";
@@ -198,29 +176,17 @@ fn players(cfg: &MatchConfig) -> Result<[Player; 2], String> {
 /// Runs the match, printing progress to `out`.
 pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
     if new_game(&cfg.variant).is_none() {
-        return Err(format!(
-            "unknown variant '{}' (known: {})",
-            cfg.variant,
-            VARIANTS.join(", ")
-        ));
+        return Err(format!("unknown variant '{}' (known: {})", cfg.variant, VARIANTS.join(", ")));
     }
     let seed = cfg.seed.unwrap_or_else(default_seed);
     let openings = match &cfg.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            openings::parse_file(&text, &cfg.variant)
-                .map_err(|e| format!("{}: {e}", path.display()))?
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            openings::parse_file(&text, &cfg.variant).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Vec::new(),
     };
-    let book = Book::new(
-        &cfg.variant,
-        openings,
-        cfg.random_order,
-        cfg.random_plies,
-        seed,
-    );
+    let book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, seed);
     let players = players(cfg)?;
     let mut pgn = match &cfg.pgnout {
         Some(p) => Some(PgnWriter::open(p, &cfg.event)?),
@@ -234,11 +200,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
         max_plies: cfg.max_plies,
         debug: cfg.debug,
     };
-    let mut sum = Summary {
-        names: [players[0].name.clone(), players[1].name.clone()],
-        seed,
-        ..Summary::default()
-    };
+    let mut sum = Summary { names: [players[0].name.clone(), players[1].name.clone()], seed, ..Summary::default() };
     let total = cfg.games;
     let workers = cfg.concurrency.clamp(1, total as usize);
     let _ = writeln!(
@@ -265,11 +227,8 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
                     let a_color = (n % 2) as usize;
                     let opening = book.get((n / 2) as usize);
                     let [a, b] = &mut slots;
-                    let (pw, pb, sw, sb) = if a_color == 0 {
-                        (&players[0], &players[1], a, b)
-                    } else {
-                        (&players[1], &players[0], b, a)
-                    };
+                    let (pw, pb, sw, sb) =
+                        if a_color == 0 { (&players[0], &players[1], a, b) } else { (&players[1], &players[0], b, a) };
                     let rec = play_game(n + 1, &opening, [pw, pb], [sw, sb], settings);
                     if tx.send((rec, a_color)).is_err() {
                         break;

@@ -37,10 +37,7 @@ pub struct Opening {
 
 impl Opening {
     pub fn startpos() -> Opening {
-        Opening {
-            fen: None,
-            moves: Vec::new(),
-        }
+        Opening { fen: None, moves: Vec::new() }
     }
     /// Sets the opening up in a fresh game of `variant`.
     pub fn game(&self, variant: &str) -> Result<Box<dyn AnyGame>, String> {
@@ -65,11 +62,8 @@ pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> 
         _ => (line, ""),
     };
     let moves: Vec<String> = moves.split_whitespace().map(String::from).collect();
-    let fen = if head == "startpos" {
-        None
-    } else {
-        Some(head.strip_prefix("fen ").unwrap_or(head).trim().to_string())
-    };
+    let fen =
+        if head == "startpos" { None } else { Some(head.strip_prefix("fen ").unwrap_or(head).trim().to_string()) };
     let mut op = Opening { fen, moves };
     if let Err(e) = op.game(variant) {
         // An EPD line: four fields and operations; try the four fields.
@@ -78,10 +72,7 @@ pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> 
         if fields.len() <= 4 || !op.moves.is_empty() {
             return Err(e);
         }
-        let epd = Opening {
-            fen: Some(format!("{} 0 1", fields[..4].join(" "))),
-            moves: Vec::new(),
-        };
+        let epd = Opening { fen: Some(format!("{} 0 1", fields[..4].join(" "))), moves: Vec::new() };
         if epd.game(variant).is_err() {
             return Err(e);
         }
@@ -119,13 +110,7 @@ pub struct Book {
 }
 
 impl Book {
-    pub fn new(
-        variant: &str,
-        openings: Vec<Opening>,
-        random_order: bool,
-        random_plies: usize,
-        seed: u64,
-    ) -> Book {
+    pub fn new(variant: &str, openings: Vec<Opening>, random_order: bool, random_plies: usize, seed: u64) -> Book {
         let mut order: Vec<usize> = (0..openings.len()).collect();
         if random_order {
             let mut rng = SplitMix64::new(seed ^ 0x0DDB_1A5E_5BAD_5EED);
@@ -133,14 +118,7 @@ impl Book {
                 order.swap(i, rng.below(i + 1));
             }
         }
-        Book {
-            variant: variant.to_string(),
-            openings,
-            random_order,
-            random_plies,
-            seed,
-            order,
-        }
+        Book { variant: variant.to_string(), openings, random_order, random_plies, seed, order }
     }
 
     /// The opening of pair `pair` (0-based): the same for both games of the
@@ -154,8 +132,7 @@ impl Book {
         if self.random_plies == 0 {
             return base;
         }
-        let mut rng =
-            SplitMix64::new(self.seed ^ (pair as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+        let mut rng = SplitMix64::new(self.seed ^ (pair as u64).wrapping_mul(0xA24B_AED4_963E_E407));
         let Ok(start) = base.game(&self.variant) else {
             return base;
         };
@@ -200,38 +177,19 @@ mod tests {
     fn reads_opening_lines() {
         assert_eq!(parse_line("  # comment", "chess").unwrap(), None);
         assert_eq!(parse_line("", "chess").unwrap(), None);
-        assert_eq!(
-            parse_line(AFTER_F3, "chess").unwrap(),
-            Some(Opening {
-                fen: Some(AFTER_F3.into()),
-                moves: vec![]
-            })
-        );
+        assert_eq!(parse_line(AFTER_F3, "chess").unwrap(), Some(Opening { fen: Some(AFTER_F3.into()), moves: vec![] }));
         assert_eq!(
             parse_line(&format!("fen {AFTER_F3} moves e7e5 g2g4"), "chess").unwrap(),
-            Some(Opening {
-                fen: Some(AFTER_F3.into()),
-                moves: vec!["e7e5".into(), "g2g4".into()]
-            })
+            Some(Opening { fen: Some(AFTER_F3.into()), moves: vec!["e7e5".into(), "g2g4".into()] })
         );
         assert_eq!(
             parse_line("position startpos moves e2e4", "chess").unwrap(),
-            Some(Opening {
-                fen: None,
-                moves: vec!["e2e4".into()]
-            })
+            Some(Opening { fen: None, moves: vec!["e2e4".into()] })
         );
         // EPD: four fields and operations.
         assert_eq!(
-            parse_line(
-                "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - bm e5; id \"x\";",
-                "chess"
-            )
-            .unwrap(),
-            Some(Opening {
-                fen: Some(AFTER_F3.into()),
-                moves: vec![]
-            })
+            parse_line("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - bm e5; id \"x\";", "chess").unwrap(),
+            Some(Opening { fen: Some(AFTER_F3.into()), moves: vec![] })
         );
         assert!(parse_line("startpos moves e2e5", "chess").is_err());
         assert!(parse_line("not a fen", "chess").is_err());
@@ -259,12 +217,8 @@ mod tests {
 
     #[test]
     fn file_order_and_random_plies_after_a_file_opening() {
-        let ops: Vec<Opening> = (0..4)
-            .map(|i| Opening {
-                fen: None,
-                moves: vec![["e2e4", "d2d4", "c2c4", "g1f3"][i].into()],
-            })
-            .collect();
+        let ops: Vec<Opening> =
+            (0..4).map(|i| Opening { fen: None, moves: vec![["e2e4", "d2d4", "c2c4", "g1f3"][i].into()] }).collect();
         let seq = Book::new("chess", ops.clone(), false, 0, 1);
         assert_eq!(seq.get(1), ops[1]);
         assert_eq!(seq.get(5), ops[1]);

@@ -17,13 +17,7 @@ pub enum Forfeit {
 }
 
 impl Forfeit {
-    pub const ALL: [Forfeit; 5] = [
-        Forfeit::Time,
-        Forfeit::Illegal,
-        Forfeit::Crash,
-        Forfeit::Stall,
-        Forfeit::Garbage,
-    ];
+    pub const ALL: [Forfeit; 5] = [Forfeit::Time, Forfeit::Illegal, Forfeit::Crash, Forfeit::Stall, Forfeit::Garbage];
     pub fn label(self) -> &'static str {
         match self {
             Forfeit::Time => "time forfeit",
@@ -75,10 +69,7 @@ fn escape(s: &str) -> String {
 
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     format!("{y:04}.{m:02}.{d:02}")
 }
@@ -175,15 +166,10 @@ impl PgnWriter {
             .append(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        Ok(PgnWriter {
-            file,
-            event: event.to_string(),
-            date: today(),
-        })
+        Ok(PgnWriter { file, event: event.to_string(), date: today() })
     }
     pub fn write(&mut self, r: &GameRecord) -> std::io::Result<()> {
-        self.file
-            .write_all(format_pgn(r, &self.event, &self.date).as_bytes())?;
+        self.file.write_all(format_pgn(r, &self.event, &self.date).as_bytes())?;
         self.file.flush()?;
         self.file.sync_data()
     }

@@ -55,11 +55,7 @@ pub fn side_to_move(game: &dyn AnyGame) -> usize {
 /// The `position` command for a game: `startpos` when it starts from the
 /// variant's start position, else the FEN; then every move.
 pub fn position_command(start_fen: &str, standard: bool, moves: &[String]) -> String {
-    let mut s = if standard {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {start_fen}")
-    };
+    let mut s = if standard { "position startpos".to_string() } else { format!("position fen {start_fen}") };
     if !moves.is_empty() {
         s += " moves";
         for m in moves {
@@ -74,10 +70,7 @@ fn illegal_reason(name: &str, mv: &str, err: &str) -> String {
     let prefix = format!("illegal move '{mv}'");
     match err.strip_prefix(&prefix) {
         Some("") => format!("illegal move by {name}: {mv}"),
-        Some(rest) => format!(
-            "illegal move by {name}: {mv} ({})",
-            rest.trim_start_matches(':').trim()
-        ),
+        Some(rest) => format!("illegal move by {name}: {mv} ({})", rest.trim_start_matches(':').trim()),
         None => format!("illegal move by {name}: {mv} ({err})"),
     }
 }
@@ -93,12 +86,8 @@ pub fn play_game(
     slots: [&mut Option<Engine>; 2],
     set: &GameSettings,
 ) -> GameRecord {
-    let mut game = opening
-        .game(&set.variant)
-        .expect("openings are checked when they are read");
-    let standard = new_game(&set.variant)
-        .map(|g| g.start_fen() == game.start_fen())
-        .unwrap_or(false);
+    let mut game = opening.game(&set.variant).expect("openings are checked when they are read");
+    let standard = new_game(&set.variant).map(|g| g.start_fen() == game.start_fen()).unwrap_or(false);
     let mut rec = GameRecord {
         number,
         variant: set.variant.clone(),
@@ -141,10 +130,7 @@ pub fn play_game(
         }
     }
 
-    let mut clocks = [
-        Clock::new(&players[0].limits, 0),
-        Clock::new(&players[1].limits, 1),
-    ];
+    let mut clocks = [Clock::new(&players[0].limits, 0), Clock::new(&players[1].limits, 1)];
     let mut plies = 0usize;
     loop {
         if let Some(o) = game.outcome() {
@@ -176,10 +162,7 @@ pub fn play_game(
                 }
                 if !looks_like_move(&text) {
                     *slots[side] = None;
-                    let f = Fault::new(
-                        FaultKind::Garbage,
-                        format!("sent 'bestmove {text}', which is not a move"),
-                    );
+                    let f = Fault::new(FaultKind::Garbage, format!("sent 'bestmove {text}', which is not a move"));
                     finish(&mut rec, side, Forfeit::Garbage, f.describe(name));
                     return rec;
                 }
@@ -196,10 +179,7 @@ pub fn play_game(
                     if !engine.stop(set.stop_grace) {
                         *slots[side] = None;
                     }
-                    let reason = format!(
-                        "time forfeit: {name} sent no move within {:.3} s",
-                        allowed.as_secs_f64()
-                    );
+                    let reason = format!("time forfeit: {name} sent no move within {:.3} s", allowed.as_secs_f64());
                     finish(&mut rec, side, Forfeit::Time, reason);
                     return rec;
                 }
@@ -207,10 +187,7 @@ pub fn play_game(
                     *slots[side] = None;
                     let f = Fault::new(
                         FaultKind::Stall,
-                        format!(
-                            "sent no bestmove within {:.1} s",
-                            set.move_timeout.as_secs_f64()
-                        ),
+                        format!("sent no bestmove within {:.1} s", set.move_timeout.as_secs_f64()),
                     );
                     finish(&mut rec, side, Forfeit::Stall, f.describe(name));
                     return rec;
@@ -233,30 +210,17 @@ mod tests {
     fn position_commands() {
         assert_eq!(position_command("x", true, &[]), "position startpos");
         let mv = vec!["e2e4".to_string(), "e7e5".to_string()];
-        assert_eq!(
-            position_command("8/8 w - - 0 1", false, &mv),
-            "position fen 8/8 w - - 0 1 moves e2e4 e7e5"
-        );
+        assert_eq!(position_command("8/8 w - - 0 1", false, &mv), "position fen 8/8 w - - 0 1 moves e2e4 e7e5");
     }
 
     #[test]
     fn illegal_move_reasons() {
+        assert_eq!(illegal_reason("A", "e1e3", "illegal move 'e1e3'"), "illegal move by A: e1e3");
         assert_eq!(
-            illegal_reason("A", "e1e3", "illegal move 'e1e3'"),
-            "illegal move by A: e1e3"
-        );
-        assert_eq!(
-            illegal_reason(
-                "A",
-                "a1a2",
-                "illegal move 'a1a2': it would repeat a position for the third time"
-            ),
+            illegal_reason("A", "a1a2", "illegal move 'a1a2': it would repeat a position for the third time"),
             "illegal move by A: a1a2 (it would repeat a position for the third time)"
         );
-        assert_eq!(
-            illegal_reason("A", "a1a2", "the game is over"),
-            "illegal move by A: a1a2 (the game is over)"
-        );
+        assert_eq!(illegal_reason("A", "a1a2", "the game is over"), "illegal move by A: a1a2 (the game is over)");
     }
 
     #[test]

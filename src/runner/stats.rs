@@ -22,8 +22,7 @@ pub fn erf(x: f64) -> f64 {
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
-            + 0.254_829_592)
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
             * t
             * (-x * x).exp();
     sign * y
@@ -73,11 +72,7 @@ impl Wdl {
         let elo = elo_from_score(s);
         let dev = (self.variance()? / n).sqrt() * Z95;
         let (lo, hi) = (s - dev, s + dev);
-        let err = if lo <= 0.0 || hi >= 1.0 {
-            f64::INFINITY
-        } else {
-            (elo_from_score(hi) - elo_from_score(lo)) / 2.0
-        };
+        let err = if lo <= 0.0 || hi >= 1.0 { f64::INFINITY } else { (elo_from_score(hi) - elo_from_score(lo)) / 2.0 };
         Some((elo, err))
     }
 }
@@ -99,12 +94,7 @@ pub enum SprtVerdict {
 
 impl Default for Sprt {
     fn default() -> Self {
-        Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-        }
+        Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 }
     }
 }
 
@@ -113,12 +103,8 @@ impl Sprt {
     pub fn parse(args: &[String]) -> Result<Sprt, String> {
         let mut s = Sprt::default();
         for a in args {
-            let (k, v) = a
-                .split_once('=')
-                .ok_or_else(|| format!("--sprt: expected key=value, got '{a}'"))?;
-            let x: f64 = v
-                .parse()
-                .map_err(|_| format!("--sprt: bad number '{v}' for {k}"))?;
+            let (k, v) = a.split_once('=').ok_or_else(|| format!("--sprt: expected key=value, got '{a}'"))?;
+            let x: f64 = v.parse().map_err(|_| format!("--sprt: bad number '{v}' for {k}"))?;
             match k {
                 "elo0" => s.elo0 = x,
                 "elo1" => s.elo1 = x,
@@ -137,10 +123,7 @@ impl Sprt {
     }
     /// (lower, upper): accept H0 at or below the lower bound, H1 at or above the upper.
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
     /// The log-likelihood ratio of H1 against H0 after `r` (the GSPRT
     /// approximation `(s1 - s0)(2m - s0 - s1) / (2 var / n)`). Until there
@@ -195,54 +178,30 @@ mod tests {
     #[test]
     fn elo_with_error_bar() {
         // 60% over 100 games, three ways.
-        let r = Wdl {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        };
+        let r = Wdl { wins: 60, draws: 0, losses: 40 };
         let (elo, err) = r.elo().unwrap();
         close(elo, 70.437, 0.001);
         close(err, 70.571, 0.01);
-        let r = Wdl {
-            wins: 40,
-            draws: 40,
-            losses: 20,
-        };
+        let r = Wdl { wins: 40, draws: 40, losses: 20 };
         let (elo, err) = r.elo().unwrap();
         close(elo, 70.437, 0.001);
         close(err, 53.553, 0.01);
-        let r = Wdl {
-            wins: 20,
-            draws: 80,
-            losses: 0,
-        };
+        let r = Wdl { wins: 20, draws: 80, losses: 0 };
         let (elo, err) = r.elo().unwrap();
         close(elo, 70.437, 0.001);
         close(err, 28.444, 0.01);
         // All wins: no finite error bar.
-        let r = Wdl {
-            wins: 5,
-            draws: 0,
-            losses: 0,
-        };
+        let r = Wdl { wins: 5, draws: 0, losses: 0 };
         assert!(r.elo().unwrap().0.is_infinite());
         assert_eq!(Wdl::default().elo(), None);
     }
 
     #[test]
     fn likelihood_of_superiority() {
-        let r = Wdl {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        };
+        let r = Wdl { wins: 60, draws: 0, losses: 40 };
         // 0.5 + 0.5 erf(20 / sqrt(200)) = Phi(2)
         close(r.los().unwrap(), 0.977_250, 1e-5);
-        let even = Wdl {
-            wins: 10,
-            draws: 3,
-            losses: 10,
-        };
+        let even = Wdl { wins: 10, draws: 3, losses: 10 };
         close(even.los().unwrap(), 0.5, 1e-9);
         close(erf(1.0), 0.842_700_79, 2e-7);
         close(erf(-0.5), -0.520_499_88, 2e-7);
@@ -254,51 +213,26 @@ mod tests {
         let (lo, hi) = s.bounds();
         close(lo, -2.944_439, 1e-6);
         close(hi, 2.944_439, 1e-6);
-        let s2 = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.1,
-        };
+        let s2 = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.1 };
         let (lo, hi) = s2.bounds();
         close(lo, -2.251_292, 1e-6);
         close(hi, 2.890_372, 1e-6);
         // Values from the same formula computed independently (Python).
-        let r = Wdl {
-            wins: 60,
-            draws: 0,
-            losses: 40,
-        };
+        let r = Wdl { wins: 60, draws: 0, losses: 40 };
         close(s.llr(&r), 0.289_012, 1e-5);
-        let r = Wdl {
-            wins: 400,
-            draws: 300,
-            losses: 300,
-        };
+        let r = Wdl { wins: 400, draws: 300, losses: 300 };
         close(s.llr(&r), 1.935_475, 1e-5);
         assert_eq!(s.verdict(s.llr(&r)), None);
-        let r = Wdl {
-            wins: 450,
-            draws: 300,
-            losses: 250,
-        };
+        let r = Wdl { wins: 450, draws: 300, losses: 250 };
         close(s.llr(&r), 4.203_779, 1e-5);
         assert_eq!(s.verdict(s.llr(&r)), Some(SprtVerdict::H1));
-        let r = Wdl {
-            wins: 280,
-            draws: 300,
-            losses: 420,
-        };
+        let r = Wdl { wins: 280, draws: 300, losses: 420 };
         close(s.llr(&r), -3.113_112, 1e-5);
         assert_eq!(s.verdict(s.llr(&r)), Some(SprtVerdict::H0));
         assert_eq!(s.llr(&Wdl::default()), 0.0);
         // One-sided starts: nothing decided after a game or a few, but a
         // long run of wins or losses decides.
-        let r = |wins, draws, losses| Wdl {
-            wins,
-            draws,
-            losses,
-        };
+        let r = |wins, draws, losses| Wdl { wins, draws, losses };
         close(s.llr(&r(0, 0, 1)), -0.010_767, 1e-5);
         close(s.llr(&r(0, 0, 10)), -0.660_566, 1e-5);
         close(s.llr(&r(20, 0, 0)), 2.443_569, 1e-5);
@@ -309,20 +243,9 @@ mod tests {
 
     #[test]
     fn sprt_arguments() {
-        let a: Vec<String> = ["elo0=-1", "elo1=4", "alpha=0.1", "beta=0.2"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let a: Vec<String> = ["elo0=-1", "elo1=4", "alpha=0.1", "beta=0.2"].iter().map(|s| s.to_string()).collect();
         let s = Sprt::parse(&a).unwrap();
-        assert_eq!(
-            s,
-            Sprt {
-                elo0: -1.0,
-                elo1: 4.0,
-                alpha: 0.1,
-                beta: 0.2
-            }
-        );
+        assert_eq!(s, Sprt { elo0: -1.0, elo1: 4.0, alpha: 0.1, beta: 0.2 });
         assert!(Sprt::parse(&["elo0=5".to_string()]).is_err());
         assert!(Sprt::parse(&["gamma=5".to_string()]).is_err());
         assert!(Sprt::parse(&["alpha=1.5".to_string()]).is_err());

@@ -70,11 +70,7 @@ impl ItaMode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClockSpec {
     /// `moves` per period (0: the whole game), `base_ms` per period, `inc_ms` per move.
-    Fixed {
-        moves: u32,
-        base_ms: u64,
-        inc_ms: u64,
-    },
+    Fixed { moves: u32, base_ms: u64, inc_ms: u64 },
     /// One of Ita's modes (the times differ by colour).
     Ita(ItaMode),
 }
@@ -115,17 +111,12 @@ pub fn parse_tc(s: &str) -> Result<Option<ClockSpec>, String> {
         return Ok(None);
     }
     if let Some(mode) = s.strip_prefix("ita:") {
-        let m = ItaMode::parse(mode).ok_or_else(|| {
-            format!("unknown Ita time mode '{mode}' (peaceful, easy, medium, hard, hardcore)")
-        })?;
+        let m = ItaMode::parse(mode)
+            .ok_or_else(|| format!("unknown Ita time mode '{mode}' (peaceful, easy, medium, hard, hardcore)"))?;
         return Ok(Some(ClockSpec::Ita(m)));
     }
     let (moves, rest) = match s.split_once('/') {
-        Some((m, r)) => (
-            m.parse::<u32>()
-                .map_err(|_| format!("bad moves per period in '{s}'"))?,
-            r,
-        ),
+        Some((m, r)) => (m.parse::<u32>().map_err(|_| format!("bad moves per period in '{s}'"))?, r),
         None => (0, s),
     };
     let (base, inc) = match rest.split_once('+') {
@@ -135,11 +126,7 @@ pub fn parse_tc(s: &str) -> Result<Option<ClockSpec>, String> {
     if base == 0 && inc == 0 {
         return Err(format!("time control '{s}' gives no time"));
     }
-    Ok(Some(ClockSpec::Fixed {
-        moves,
-        base_ms: base,
-        inc_ms: inc,
-    }))
+    Ok(Some(ClockSpec::Fixed { moves, base_ms: base, inc_ms: inc }))
 }
 
 fn secs(ms: u64) -> String {
@@ -158,14 +145,8 @@ impl Limits {
     }
     /// An engine must have some limit or it would think forever.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.has_clock()
-            && self.movetime_ms.is_none()
-            && self.nodes.is_none()
-            && self.depth.is_none()
-        {
-            return Err(
-                "no limit: give tc=, st=, nodes= or depth= (tc=ita:peaceful has no clock)".into(),
-            );
+        if !self.has_clock() && self.movetime_ms.is_none() && self.nodes.is_none() && self.depth.is_none() {
+            return Err("no limit: give tc=, st=, nodes= or depth= (tc=ita:peaceful has no clock)".into());
         }
         Ok(())
     }
@@ -177,11 +158,7 @@ impl Limits {
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         match &self.clock {
-            Some(ClockSpec::Fixed {
-                moves,
-                base_ms,
-                inc_ms,
-            }) => {
+            Some(ClockSpec::Fixed { moves, base_ms, inc_ms }) => {
                 let mut s = String::new();
                 if *moves > 0 {
                     s += &format!("{moves}/");
@@ -204,11 +181,7 @@ impl Limits {
         if let Some(d) = self.depth {
             parts.push(format!("depth={d}"));
         }
-        if parts.is_empty() {
-            "-".into()
-        } else {
-            parts.join(" ")
-        }
+        if parts.is_empty() { "-".into() } else { parts.join(" ") }
     }
     /// The Ita mode to tell an engine that has the `ItaTimeMode` option.
     pub fn ita_mode(&self) -> Option<ItaMode> {
@@ -244,11 +217,7 @@ impl Clock {
             regen: None,
         };
         match &limits.clock {
-            Some(ClockSpec::Fixed {
-                moves,
-                base_ms,
-                inc_ms,
-            }) => {
+            Some(ClockSpec::Fixed { moves, base_ms, inc_ms }) => {
                 c.left_ms = Some(*base_ms as i64);
                 c.inc_ms = *inc_ms;
                 c.period_moves = *moves;
@@ -362,42 +331,12 @@ mod tests {
 
     #[test]
     fn parses_time_controls() {
-        assert_eq!(
-            parse_tc("40+0.4").unwrap(),
-            Some(ClockSpec::Fixed {
-                moves: 0,
-                base_ms: 40_000,
-                inc_ms: 400
-            })
-        );
-        assert_eq!(
-            parse_tc("40/60").unwrap(),
-            Some(ClockSpec::Fixed {
-                moves: 40,
-                base_ms: 60_000,
-                inc_ms: 0
-            })
-        );
-        assert_eq!(
-            parse_tc("1:30+1").unwrap(),
-            Some(ClockSpec::Fixed {
-                moves: 0,
-                base_ms: 90_000,
-                inc_ms: 1000
-            })
-        );
-        assert_eq!(
-            parse_tc("ita:easy").unwrap(),
-            Some(ClockSpec::Ita(ItaMode::Easy))
-        );
-        assert_eq!(
-            parse_tc("ita:peaceful").unwrap(),
-            Some(ClockSpec::Ita(ItaMode::Peaceful))
-        );
-        let peaceful = Limits {
-            clock: parse_tc("ita:peaceful").unwrap(),
-            ..Limits::default()
-        };
+        assert_eq!(parse_tc("40+0.4").unwrap(), Some(ClockSpec::Fixed { moves: 0, base_ms: 40_000, inc_ms: 400 }));
+        assert_eq!(parse_tc("40/60").unwrap(), Some(ClockSpec::Fixed { moves: 40, base_ms: 60_000, inc_ms: 0 }));
+        assert_eq!(parse_tc("1:30+1").unwrap(), Some(ClockSpec::Fixed { moves: 0, base_ms: 90_000, inc_ms: 1000 }));
+        assert_eq!(parse_tc("ita:easy").unwrap(), Some(ClockSpec::Ita(ItaMode::Easy)));
+        assert_eq!(parse_tc("ita:peaceful").unwrap(), Some(ClockSpec::Ita(ItaMode::Peaceful)));
+        let peaceful = Limits { clock: parse_tc("ita:peaceful").unwrap(), ..Limits::default() };
         assert!(!peaceful.has_clock());
         assert!(peaceful.validate().is_err());
         assert_eq!(Clock::new(&peaceful, 0).allowed(), None);
@@ -440,10 +379,7 @@ mod tests {
 
     #[test]
     fn ita_regeneration_every_sixth_own_move() {
-        let l = Limits {
-            clock: Some(ClockSpec::Ita(ItaMode::Easy)),
-            ..Limits::default()
-        };
+        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Easy)), ..Limits::default() };
         let mut c = Clock::new(&l, 0);
         let start = c.left_ms().unwrap();
         for i in 1..=6 {
@@ -451,20 +387,14 @@ mod tests {
             let expect = start - 1000 * i + if i == 6 { 5 * 42_120 } else { 0 };
             assert_eq!(c.left_ms().unwrap(), expect, "after move {i}");
         }
-        let l = Limits {
-            clock: Some(ClockSpec::Ita(ItaMode::Hard)),
-            ..Limits::default()
-        };
+        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hard)), ..Limits::default() };
         let mut c = Clock::new(&l, 1);
         let start = c.left_ms().unwrap();
         for _ in 0..9 {
             c.spend(ms(0)).unwrap();
         }
         assert_eq!(c.left_ms().unwrap(), start + 42_120);
-        let l = Limits {
-            clock: Some(ClockSpec::Ita(ItaMode::Hardcore)),
-            ..Limits::default()
-        };
+        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hardcore)), ..Limits::default() };
         let mut c = Clock::new(&l, 1);
         for _ in 0..20 {
             c.spend(ms(0)).unwrap();
@@ -474,11 +404,7 @@ mod tests {
 
     #[test]
     fn increment_periods_and_forfeits() {
-        let l = Limits {
-            clock: parse_tc("2/1+0.1").unwrap(),
-            margin_ms: 50,
-            ..Limits::default()
-        };
+        let l = Limits { clock: parse_tc("2/1+0.1").unwrap(), margin_ms: 50, ..Limits::default() };
         let mut c = Clock::new(&l, 0);
         assert_eq!(c.movestogo(), Some(2));
         assert_eq!(c.allowed(), Some(ms(1050)));
@@ -496,41 +422,21 @@ mod tests {
 
     #[test]
     fn move_time_and_go_commands() {
-        let st = Limits {
-            movetime_ms: Some(100),
-            margin_ms: 10,
-            ..Limits::default()
-        };
+        let st = Limits { movetime_ms: Some(100), margin_ms: 10, ..Limits::default() };
         let mut c = Clock::new(&st, 0);
         assert_eq!(c.allowed(), Some(ms(110)));
         assert_eq!(c.spend(ms(111)), Err(ms(110)));
         let other = Clock::new(&st, 1);
         assert_eq!(go_command(&[c.clone(), other], 0), "go movetime 100");
-        let tc = Limits {
-            clock: parse_tc("10+0.1").unwrap(),
-            ..Limits::default()
-        };
+        let tc = Limits { clock: parse_tc("10+0.1").unwrap(), ..Limits::default() };
         let clocks = [Clock::new(&tc, 0), Clock::new(&tc, 1)];
-        assert_eq!(
-            go_command(&clocks, 1),
-            "go wtime 10000 btime 10000 winc 100 binc 100"
-        );
-        let d = Limits {
-            depth: Some(3),
-            nodes: Some(1000),
-            ..Limits::default()
-        };
+        assert_eq!(go_command(&clocks, 1), "go wtime 10000 btime 10000 winc 100 binc 100");
+        let d = Limits { depth: Some(3), nodes: Some(1000), ..Limits::default() };
         let clocks = [Clock::new(&d, 0), Clock::new(&d, 1)];
         assert_eq!(go_command(&clocks, 0), "go nodes 1000 depth 3");
         assert_eq!(clocks[0].allowed(), None);
-        let ita = Limits {
-            clock: Some(ClockSpec::Ita(ItaMode::Hardcore)),
-            ..Limits::default()
-        };
+        let ita = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hardcore)), ..Limits::default() };
         let clocks = [Clock::new(&ita, 0), Clock::new(&ita, 1)];
-        assert_eq!(
-            go_command(&clocks, 0),
-            "go wtime 210600 btime 252720 winc 0 binc 0"
-        );
+        assert_eq!(go_command(&clocks, 0), "go wtime 210600 btime 252720 winc 0 binc 0");
     }
 }

@@ -14,42 +14,12 @@ pub const KING: u8 = 6;
 
 /// The six FIDE pieces in the order every 8x8 chess-family variant starts with.
 pub const FIDE_PIECES: [PieceDef; 6] = [
-    PieceDef {
-        name: "Pawn",
-        letter: "P",
-        betza: "fmWfcFifmnD",
-        value: 100,
-    },
-    PieceDef {
-        name: "Knight",
-        letter: "N",
-        betza: "N",
-        value: 320,
-    },
-    PieceDef {
-        name: "Bishop",
-        letter: "B",
-        betza: "B",
-        value: 330,
-    },
-    PieceDef {
-        name: "Rook",
-        letter: "R",
-        betza: "R",
-        value: 500,
-    },
-    PieceDef {
-        name: "Queen",
-        letter: "Q",
-        betza: "Q",
-        value: 950,
-    },
-    PieceDef {
-        name: "King",
-        letter: "K",
-        betza: "K",
-        value: 0,
-    },
+    PieceDef { name: "Pawn", letter: "P", betza: "fmWfcFifmnD", value: 100 },
+    PieceDef { name: "Knight", letter: "N", betza: "N", value: 320 },
+    PieceDef { name: "Bishop", letter: "B", betza: "B", value: 330 },
+    PieceDef { name: "Rook", letter: "R", betza: "R", value: 500 },
+    PieceDef { name: "Queen", letter: "Q", betza: "Q", value: 950 },
+    PieceDef { name: "King", letter: "K", betza: "K", value: 0 },
 ];
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,10 +58,7 @@ impl Variant for Chess {
 /// Insufficient material for FIDE chess: K v K, K+minor v K, and bishops all on one colour.
 pub fn insufficient_material<V: Variant<G = Board8x8>>(pos: &Position<V>) -> Option<Outcome> {
     let occ = pos.occupied();
-    let minors_only = occ
-        & !(pos.by_type[KING as usize]
-            | pos.by_type[KNIGHT as usize]
-            | pos.by_type[BISHOP as usize]);
+    let minors_only = occ & !(pos.by_type[KING as usize] | pos.by_type[KNIGHT as usize] | pos.by_type[BISHOP as usize]);
     if minors_only.any() || pos.hand_count(0) + pos.hand_count(1) > 0 {
         return None;
     }
@@ -141,11 +108,7 @@ pub fn format_castling(r: &[u64; 2], gating: bool) -> String {
         let mut implied = 0u64;
         for (rook, letter) in [(7, 'K'), (0, 'Q')] {
             if king && r[0].has(sq(rook)) {
-                s.push(if color == 0 {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                });
+                s.push(if color == 0 { letter } else { letter.to_ascii_lowercase() });
                 implied |= u64::bit(sq(4)) | u64::bit(sq(rook));
             }
         }
@@ -153,11 +116,7 @@ pub fn format_castling(r: &[u64; 2], gating: bool) -> String {
             for f in 0..8 {
                 if r[1].has(sq(f)) && !implied.has(sq(f)) {
                     let l = (b'A' + f as u8) as char;
-                    s.push(if color == 0 {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    });
+                    s.push(if color == 0 { l } else { l.to_ascii_lowercase() });
                 }
             }
         }

@@ -28,44 +28,17 @@ pub const PIECES: [PieceDef; 6] = [
         betza: "K",
         value: 0,
     },
-    PieceDef {
-        name: "Rook",
-        letter: "R",
-        betza: "R4",
-        value: 450,
-    },
-    PieceDef {
-        name: "Flyer-Elephant",
-        letter: "E",
-        betza: "vWfFfAvD",
-        value: 300,
-    },
-    PieceDef {
-        name: "Man",
-        letter: "M",
-        betza: "WmnD",
-        value: 200,
-    },
-    PieceDef {
-        name: "Guardian",
-        letter: "G",
-        betza: "KA",
-        value: 350,
-    },
-    PieceDef {
-        name: "Pawn",
-        letter: "P",
-        betza: "fmWfF",
-        value: 100,
-    },
+    PieceDef { name: "Rook", letter: "R", betza: "R4", value: 450 },
+    PieceDef { name: "Flyer-Elephant", letter: "E", betza: "vWfFfAvD", value: 300 },
+    PieceDef { name: "Man", letter: "M", betza: "WmnD", value: 200 },
+    PieceDef { name: "Guardian", letter: "G", betza: "KA", value: 350 },
+    PieceDef { name: "Pawn", letter: "P", betza: "fmWfF", value: 100 },
 ];
 
 /// A side's fortress: files c-e of its first three ranks.
 pub fn fortress(color: usize) -> u64 {
     let ranks = if color == WHITE { 0..3 } else { 5..8 };
-    ranks
-        .flat_map(|r| (2..5).map(move |f| Board7x8::square(f, r)))
-        .fold(0, |b, s| b | u64::bit(s))
+    ranks.flat_map(|r| (2..5).map(move |f| Board7x8::square(f, r))).fold(0, |b, s| b | u64::bit(s))
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -172,12 +145,8 @@ mod tests {
     }
 
     fn moves_of(p: &Position<Etcetera>, sq: &str) -> Vec<String> {
-        let mut v: Vec<String> = p
-            .legal_moves()
-            .iter()
-            .map(|&m| p.move_to_uci(m))
-            .filter(|m| m.starts_with(sq))
-            .collect();
+        let mut v: Vec<String> =
+            p.legal_moves().iter().map(|&m| p.move_to_uci(m)).filter(|m| m.starts_with(sq)).collect();
         v.sort();
         v
     }
@@ -201,12 +170,7 @@ mod tests {
     fn king_stays_in_its_fortress() {
         // The black pawn on e7 closes the e-file.
         let p = pos(&[("d2", "K"), ("e8", "k"), ("e7", "p")], 'w');
-        assert_eq!(
-            moves_of(&p, "d2"),
-            sorted(&[
-                "d2c1", "d2c2", "d2c3", "d2d1", "d2d3", "d2e1", "d2e2", "d2e3"
-            ])
-        );
+        assert_eq!(moves_of(&p, "d2"), sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2d3", "d2e1", "d2e2", "d2e3"]));
         let p = pos(&[("c3", "K"), ("e8", "k"), ("e7", "p")], 'w');
         assert_eq!(moves_of(&p, "c3"), sorted(&["c3c2", "c3d2", "c3d3"]));
         // A King outside its fortress is no position.
@@ -217,20 +181,11 @@ mod tests {
     fn flying_king() {
         // Without the black pawn the King may not step onto the open e-file.
         let p = pos(&[("d2", "K"), ("e8", "k")], 'w');
-        assert_eq!(
-            moves_of(&p, "d2"),
-            sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2d3"])
-        );
+        assert_eq!(moves_of(&p, "d2"), sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2d3"]));
         // The Rook between the Kings may only move along the file.
         let p = pos(&[("d2", "K"), ("d3", "R"), ("d8", "k")], 'w');
-        assert_eq!(
-            moves_of(&p, "d3"),
-            sorted(&["d3d4", "d3d5", "d3d6", "d3d7"])
-        );
-        assert_eq!(
-            moves_of(&p, "d2"),
-            sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2e1", "d2e2", "d2e3"])
-        );
+        assert_eq!(moves_of(&p, "d3"), sorted(&["d3d4", "d3d5", "d3d6", "d3d7"]));
+        assert_eq!(moves_of(&p, "d2"), sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2e1", "d2e2", "d2e3"]));
         // Facing Kings are no position either.
         assert!(Position::<Etcetera>::from_fen(&fen(&[("d2", "K"), ("d8", "k")], 'w')).is_err());
     }
@@ -255,31 +210,15 @@ mod tests {
             'w',
         );
         // The Rook stops in front of the black Rook.
-        assert_eq!(
-            moves_of(&p, "d4"),
-            sorted(&[
-                "d4d5", "d4d3", "d4d2", "d4d1", "d4c4", "d4b4", "d4a4", "d4e4"
-            ])
-        );
+        assert_eq!(moves_of(&p, "d4"), sorted(&["d4d5", "d4d3", "d4d2", "d4d1", "d4c4", "d4b4", "d4a4", "d4e4"]));
         // The Elephant cannot jump onto the black Elephant on a5.
-        assert_eq!(
-            moves_of(&p, "a3"),
-            sorted(&["a3a4", "a3a2", "a3b4", "a3c5", "a3a1"])
-        );
+        assert_eq!(moves_of(&p, "a3"), sorted(&["a3a4", "a3a2", "a3b4", "a3c5", "a3a1"]));
         // The Man cannot take the black Man.
         assert_eq!(moves_of(&p, "f4"), sorted(&["f4f3", "f4e4", "f4g4"]));
         // The Guardian cannot take the black Guardian, but eats its own Rook.
-        assert_eq!(
-            moves_of(&p, "f2"),
-            sorted(&[
-                "f2e1", "f2e2", "f2e3", "f2f1", "f2f3", "f2g1", "f2g2", "f2d4"
-            ])
-        );
+        assert_eq!(moves_of(&p, "f2"), sorted(&["f2e1", "f2e2", "f2e3", "f2f1", "f2f3", "f2g1", "f2g2", "f2d4"]));
         // A Pawn takes a Pawn; entering the fortress it promotes.
-        assert_eq!(
-            moves_of(&p, "b5"),
-            sorted(&["b5b6", "b5a6", "b5c6r", "b5c6e", "b5c6g"])
-        );
+        assert_eq!(moves_of(&p, "b5"), sorted(&["b5b6", "b5a6", "b5c6r", "b5c6e", "b5c6g"]));
     }
 
     #[test]
@@ -299,18 +238,11 @@ mod tests {
             'w',
         );
         // The King takes its own Pawn and Guardians.
-        assert_eq!(
-            moves_of(&p, "d2"),
-            sorted(&[
-                "d2c1", "d2c2", "d2c3", "d2d1", "d2d3", "d2e1", "d2e2", "d2e3"
-            ])
-        );
+        assert_eq!(moves_of(&p, "d2"), sorted(&["d2c1", "d2c2", "d2c3", "d2d1", "d2d3", "d2e1", "d2e2", "d2e3"]));
         // The Guardian takes its own Pawn, not its King nor the other Guardian.
         assert_eq!(
             moves_of(&p, "e3"),
-            sorted(&[
-                "e3d3", "e3d4", "e3e2", "e3e4", "e3f2", "e3f3", "e3f4", "e3c5", "e3g1", "e3g5"
-            ])
+            sorted(&["e3d3", "e3d4", "e3e2", "e3e4", "e3f2", "e3f3", "e3f4", "e3c5", "e3g1", "e3g5"])
         );
         let q = p.play(p.parse_uci_move("e3f4").unwrap());
         assert_eq!(q.fen(), "3k3/2ppp2/7/7/5G1/2P4/3K3/2G4 b - - 0 1");
@@ -320,71 +252,30 @@ mod tests {
 
     #[test]
     fn man_steps_or_makes_a_lame_two_step() {
-        let p = pos(
-            &[
-                ("c1", "K"),
-                ("d4", "M"),
-                ("e8", "k"),
-                ("d6", "p"),
-                ("e4", "p"),
-            ],
-            'w',
-        );
+        let p = pos(&[("c1", "K"), ("d4", "M"), ("e8", "k"), ("d6", "p"), ("e4", "p")], 'w');
         // d6 is occupied (no capture by the two-step), f4 is blocked by e4.
-        assert_eq!(
-            moves_of(&p, "d4"),
-            sorted(&["d4d5", "d4d3", "d4c4", "d4e4", "d4d2", "d4b4"])
-        );
+        assert_eq!(moves_of(&p, "d4"), sorted(&["d4d5", "d4d3", "d4c4", "d4e4", "d4d2", "d4b4"]));
     }
 
     #[test]
     fn elephant_steps_and_leaps() {
-        let p = pos(
-            &[
-                ("c1", "K"),
-                ("d4", "E"),
-                ("d5", "P"),
-                ("e8", "k"),
-                ("d6", "m"),
-                ("e5", "p"),
-                ("f6", "e"),
-            ],
-            'w',
-        );
+        let p = pos(&[("c1", "K"), ("d4", "E"), ("d5", "P"), ("e8", "k"), ("d6", "m"), ("e5", "p"), ("f6", "e")], 'w');
         // Leaps over the own Pawn onto the Man; not onto the Elephant.
-        assert_eq!(
-            moves_of(&p, "d4"),
-            sorted(&["d4d3", "d4c5", "d4e5", "d4b6", "d4d6", "d4d2"])
-        );
+        assert_eq!(moves_of(&p, "d4"), sorted(&["d4d3", "d4c5", "d4e5", "d4b6", "d4d6", "d4d2"]));
     }
 
     #[test]
     fn pawns_promote_only_in_the_enemy_fortress() {
-        let p = pos(
-            &[
-                ("c1", "K"),
-                ("a7", "P"),
-                ("e5", "P"),
-                ("g8", "P"),
-                ("e8", "k"),
-            ],
-            'w',
-        );
+        let p = pos(&[("c1", "K"), ("a7", "P"), ("e5", "P"), ("g8", "P"), ("e8", "k")], 'w');
         assert_eq!(moves_of(&p, "a7"), sorted(&["a7a8", "a7b8"]));
-        assert_eq!(
-            moves_of(&p, "e5"),
-            sorted(&["e5d6r", "e5d6e", "e5d6g", "e5e6r", "e5e6e", "e5e6g", "e5f6"])
-        );
+        assert_eq!(moves_of(&p, "e5"), sorted(&["e5d6r", "e5d6e", "e5d6g", "e5e6r", "e5e6e", "e5e6g", "e5f6"]));
         // The Pawn on the last rank outside the fortress stays and is stuck.
         assert!(moves_of(&p, "g8").is_empty());
         let q = p.play(p.parse_uci_move("e5e6e").unwrap());
         assert_eq!(q.fen(), "4k1P/P6/4E2/7/7/7/7/2K4 b - - 0 1");
         // Black promotes in White's fortress, and only there.
         let p = pos(&[("c1", "K"), ("e8", "k"), ("f2", "p")], 'b');
-        assert_eq!(
-            moves_of(&p, "f2"),
-            sorted(&["f2e1r", "f2e1e", "f2e1g", "f2f1", "f2g1"])
-        );
+        assert_eq!(moves_of(&p, "f2"), sorted(&["f2e1r", "f2e1e", "f2e1g", "f2f1", "f2g1"]));
     }
 
     #[test]
@@ -393,16 +284,7 @@ mod tests {
         assert!(!p.in_check());
         let o = Game::new(p).outcome().unwrap();
         assert_eq!((o.winner, o.reason.as_str()), (Some(0), "stalemate"));
-        let p = pos(
-            &[
-                ("e1", "K"),
-                ("a7", "R"),
-                ("d4", "R"),
-                ("c4", "R"),
-                ("c8", "k"),
-            ],
-            'b',
-        );
+        let p = pos(&[("e1", "K"), ("a7", "R"), ("d4", "R"), ("c4", "R"), ("c8", "k")], 'b');
         assert!(p.in_check());
         let o = Game::new(p).outcome().unwrap();
         assert_eq!((o.winner, o.reason.as_str()), (Some(0), "checkmate"));
@@ -422,9 +304,6 @@ mod tests {
         let mut g = Game::new(p);
         assert_eq!(g.outcome(), None);
         g.play_text("d3c3").unwrap();
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome::draw("100 plies without capture or pawn move"))
-        );
+        assert_eq!(g.outcome(), Some(Outcome::draw("100 plies without capture or pawn move")));
     }
 }

@@ -18,48 +18,13 @@ pub const PAWN: u8 = 7;
 
 /// In the order the hand is written: `[KQRRBBNNEE...]`. Values from the seed.
 const PIECES: [PieceDef; 7] = [
-    PieceDef {
-        name: "King",
-        letter: "K",
-        betza: "K",
-        value: 0,
-    },
-    PieceDef {
-        name: "Queen",
-        letter: "Q",
-        betza: "BW",
-        value: 525,
-    },
-    PieceDef {
-        name: "Rook",
-        letter: "R",
-        betza: "R",
-        value: 500,
-    },
-    PieceDef {
-        name: "Bishop",
-        letter: "B",
-        betza: "B",
-        value: 325,
-    },
-    PieceDef {
-        name: "Knight",
-        letter: "N",
-        betza: "N",
-        value: 300,
-    },
-    PieceDef {
-        name: "Elephant",
-        letter: "E",
-        betza: "vWF",
-        value: 265,
-    },
-    PieceDef {
-        name: "Pawn",
-        letter: "P",
-        betza: "fmWfcF",
-        value: 100,
-    },
+    PieceDef { name: "King", letter: "K", betza: "K", value: 0 },
+    PieceDef { name: "Queen", letter: "Q", betza: "BW", value: 525 },
+    PieceDef { name: "Rook", letter: "R", betza: "R", value: 500 },
+    PieceDef { name: "Bishop", letter: "B", betza: "B", value: 325 },
+    PieceDef { name: "Knight", letter: "N", betza: "N", value: 300 },
+    PieceDef { name: "Elephant", letter: "E", betza: "vWF", value: 265 },
+    PieceDef { name: "Pawn", letter: "P", betza: "fmWfcF", value: 100 },
 ];
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -70,8 +35,7 @@ impl Variant for HistoriaSako {
     const NULL_MOVE_OK: bool = false;
     type G = Board8x8;
     const NAME: &'static str = "historia-sako";
-    const START_FEN: &'static str =
-        "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
+    const START_FEN: &'static str = "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;
     const HAND: bool = true;
     const KING: u8 = KING;
@@ -84,20 +48,14 @@ impl Variant for HistoriaSako {
     }
     /// Deployment: while the side to move holds pieces, it only drops.
     fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
-        if pos.hand_count(pos.side) > 0 {
-            DropRule::Only(deployment_squares(pos.side))
-        } else {
-            DropRule::Free
-        }
+        if pos.hand_count(pos.side) > 0 { DropRule::Only(deployment_squares(pos.side)) } else { DropRule::Free }
     }
     fn drop_targets(pos: &Position<Self>, us: usize, t: u8) -> u64 {
         let free = deployment_squares(us) & !pos.occupied();
         if pos.hand[us][BISHOP as usize] == 0 {
             return free;
         }
-        free.iter()
-            .filter(|&sq| bishops_still_fit(pos, us, t, sq))
-            .fold(0, |b, sq| b | u64::bit(sq))
+        free.iter().filter(|&sq| bishops_still_fit(pos, us, t, sq)).fold(0, |b, sq| b | u64::bit(sq))
     }
     fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
         if pos.halfmove >= 128 {
@@ -148,11 +106,7 @@ mod tests {
 
     fn moves(fen: &str) -> Vec<String> {
         let pos = Position::<HistoriaSako>::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| pos.move_to_uci(m))
-            .collect();
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
         v.sort();
         v
     }
@@ -161,18 +115,12 @@ mod tests {
     fn pieces_move_as_the_rulings_say() {
         // Queen on d4: bishop lines plus one orthogonal step.
         let q = "k7/8/8/8/3Q4/8/8/7K[] w - - 0 1";
-        let qm: Vec<String> = moves(q)
-            .into_iter()
-            .filter(|m| m.starts_with("d4"))
-            .collect();
+        let qm: Vec<String> = moves(q).into_iter().filter(|m| m.starts_with("d4")).collect();
         assert_eq!(qm.len(), 13 + 4);
         assert!(qm.contains(&"d4d5".to_string()) && !qm.contains(&"d4d6".to_string()));
         // Elephant: forward, backward, diagonals, never sideways.
         let e = "8/8/8/8/3E4/8/8/K6k[] w - - 0 1";
-        let em: Vec<String> = moves(e)
-            .into_iter()
-            .filter(|m| m.starts_with("d4"))
-            .collect();
+        let em: Vec<String> = moves(e).into_iter().filter(|m| m.starts_with("d4")).collect();
         assert_eq!(em, ["d4c3", "d4c5", "d4d3", "d4d5", "d4e3", "d4e5"]);
         // Pawns: no double step.
         let p = "k7/8/8/8/8/8/P7/7K[] w - - 0 1";
@@ -185,13 +133,7 @@ mod tests {
         let m = moves(HistoriaSako::START_FEN);
         assert_eq!(m.len(), 72);
         let k: Vec<&String> = m.iter().filter(|m| m.starts_with("K@")).collect();
-        assert_eq!(
-            k,
-            [
-                "K@a1", "K@b1", "K@c1", "K@d1", "K@e1", "K@e2", "K@f1", "K@f2", "K@g1", "K@g2",
-                "K@h1", "K@h2"
-            ]
-        );
+        assert_eq!(k, ["K@a1", "K@b1", "K@c1", "K@d1", "K@e1", "K@e2", "K@f1", "K@f2", "K@g1", "K@g2", "K@h1", "K@h2"]);
     }
 
     #[test]
@@ -204,27 +146,16 @@ mod tests {
         // Both Bishops in hand, one light square (h1) left: either Bishop
         // may take any square, the Knight may not take h1.
         let fen = "8/4pppp/pppp4/8/8/4PPPP/PPPPE1E1/RKRQ1N2[BBNkqrrbbnnee] w - - 0 1";
-        assert_eq!(
-            moves(fen),
-            [
-                "B@e1", "B@f2", "B@g1", "B@h1", "B@h2", "N@e1", "N@f2", "N@g1", "N@h2"
-            ]
-        );
+        assert_eq!(moves(fen), ["B@e1", "B@f2", "B@g1", "B@h1", "B@h2", "N@e1", "N@f2", "N@g1", "N@h2"]);
     }
 
     #[test]
     fn promotion_to_minor_pieces_on_the_seventh_rank() {
         let fen = "k7/8/3P4/8/8/8/8/7K[] w - - 0 1";
-        let m: Vec<String> = moves(fen)
-            .into_iter()
-            .filter(|m| m.starts_with("d6"))
-            .collect();
+        let m: Vec<String> = moves(fen).into_iter().filter(|m| m.starts_with("d6")).collect();
         assert_eq!(m, ["d6d7b", "d6d7e", "d6d7n"]);
         let fen = "k7/8/8/8/8/5p2/8/K7[] b - - 0 1";
-        let m: Vec<String> = moves(fen)
-            .into_iter()
-            .filter(|m| m.starts_with("f3"))
-            .collect();
+        let m: Vec<String> = moves(fen).into_iter().filter(|m| m.starts_with("f3")).collect();
         assert_eq!(m, ["f3f2b", "f3f2e", "f3f2n"]);
     }
 
@@ -249,9 +180,6 @@ mod tests {
         let slow = Position::<HistoriaSako>::from_fen("k7/8/8/8/8/8/8/6EK[] w - - 127 90").unwrap();
         assert!(HistoriaSako::rule_end(&slow).is_none());
         let done = slow.play(slow.parse_uci_move("g1g2").unwrap());
-        assert_eq!(
-            HistoriaSako::rule_end(&done).unwrap().reason,
-            "64-move rule"
-        );
+        assert_eq!(HistoriaSako::rule_end(&done).unwrap().reason, "64-move rule");
     }
 }

@@ -8,8 +8,7 @@ use crate::geometry::{Board8x8, Geometry};
 use crate::position::Position;
 use crate::variant::{DropRule, Outcome, PieceDef, Variant, WHITE};
 use crate::variants::chess::{
-    BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material,
-    parse_castling,
+    BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material, parse_castling,
 };
 
 pub const MARSHALL: u8 = 7;
@@ -23,18 +22,8 @@ pub const IAGO_PIECES: [PieceDef; 8] = [
     FIDE_PIECES[3],
     FIDE_PIECES[4],
     FIDE_PIECES[5],
-    PieceDef {
-        name: "Marshall",
-        letter: "M",
-        betza: "RN",
-        value: 880,
-    },
-    PieceDef {
-        name: "Cardinal",
-        letter: "C",
-        betza: "BN",
-        value: 800,
-    },
+    PieceDef { name: "Marshall", letter: "M", betza: "RN", value: 880 },
+    PieceDef { name: "Cardinal", letter: "C", betza: "BN", value: 800 },
 ];
 
 /// How many pieces of each type one side's equipment holds (indexed by type).
@@ -140,20 +129,13 @@ mod tests {
 
     fn moves<V: Variant>(fen: &str) -> Vec<String> {
         let pos = Position::<V>::from_fen(fen).unwrap();
-        let mut v: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| pos.move_to_uci(m))
-            .collect();
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_to_uci(m)).collect();
         v.sort();
         v
     }
 
     fn moves_from<V: Variant>(fen: &str, from: &str) -> Vec<String> {
-        moves::<V>(fen)
-            .into_iter()
-            .filter(|m| m.starts_with(from))
-            .collect()
+        moves::<V>(fen).into_iter().filter(|m| m.starts_with(from)).collect()
     }
 
     #[test]
@@ -162,20 +144,12 @@ mod tests {
         let fen = "4k3/8/8/8/8/8/8/1N2K1N1[MC] w B - 0 1";
         assert_eq!(
             moves_from::<IagoB>(fen, "b1"),
-            [
-                "b1a3", "b1a3c", "b1a3m", "b1c3", "b1c3c", "b1c3m", "b1d2", "b1d2c", "b1d2m"
-            ]
+            ["b1a3", "b1a3c", "b1a3m", "b1c3", "b1c3c", "b1c3m", "b1d2", "b1d2c", "b1d2m"]
         );
         assert_eq!(moves_from::<IagoB>(fen, "g1"), ["g1e2", "g1f3", "g1h3"]);
         // Back-rank drops: every empty square of rank 1.
-        let drops: Vec<String> = moves::<IagoB>(fen)
-            .into_iter()
-            .filter(|m| m.starts_with("M@"))
-            .collect();
-        assert_eq!(
-            drops,
-            ["M@a1", "M@c1", "M@d1", "M@f1", "M@h1"].map(String::from)
-        );
+        let drops: Vec<String> = moves::<IagoB>(fen).into_iter().filter(|m| m.starts_with("M@")).collect();
+        assert_eq!(drops, ["M@a1", "M@c1", "M@d1", "M@f1", "M@h1"].map(String::from));
     }
 
     #[test]
@@ -184,11 +158,7 @@ mod tests {
         for m in ["g1f3", "g8f6", "f3g1"] {
             g.play_text(m).unwrap();
         }
-        assert!(
-            g.pos().fen().contains(" KQBCDFkqbcdf "),
-            "{}",
-            g.pos().fen()
-        );
+        assert!(g.pos().fen().contains(" KQBCDFkqbcdf "), "{}", g.pos().fen());
         assert!(g.play_text("g8h6m").is_err());
     }
 
@@ -197,12 +167,7 @@ mod tests {
         // The bishop on f1 is pinned by the rook on h1: it may leave only if
         // the gated piece takes its place on the line.
         let fen = "4k3/8/8/8/8/8/8/4KB1r[M] w F - 0 1";
-        assert_eq!(
-            moves_from::<IagoB>(fen, "f1"),
-            [
-                "f1a6m", "f1b5m", "f1c4m", "f1d3m", "f1e2m", "f1g2m", "f1h3m"
-            ]
-        );
+        assert_eq!(moves_from::<IagoB>(fen, "f1"), ["f1a6m", "f1b5m", "f1c4m", "f1d3m", "f1e2m", "f1g2m", "f1h3m"]);
     }
 
     #[test]
@@ -221,8 +186,7 @@ mod tests {
 
     #[test]
     fn promotion_uses_the_reserve_piece() {
-        let mut g =
-            Game::<IagoB>::new(Position::from_fen("k7/4P3/8/8/8/8/8/4K3[MC] w - - 0 1").unwrap());
+        let mut g = Game::<IagoB>::new(Position::from_fen("k7/4P3/8/8/8/8/8/4K3[MC] w - - 0 1").unwrap());
         g.play_text("e7e8m").unwrap();
         assert_eq!(g.pos().fen(), "k3M3/8/8/8/8/8/8/4K3[C] b - - 0 1");
     }
@@ -240,10 +204,7 @@ mod tests {
         assert!(m.contains(&"e2e4".to_string()));
         assert!(!m.iter().any(|m| m.contains('@')));
         assert!(m.contains(&"g1f3q".to_string()));
-        assert_eq!(
-            g.pos().fen(),
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[QCmc] w KQBCDFGkqbcdfg - 0 2"
-        );
+        assert_eq!(g.pos().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBMKBNR[QCmc] w KQBCDFGkqbcdfg - 0 2");
     }
 
     #[test]

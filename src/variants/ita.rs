@@ -37,42 +37,12 @@ pub const PIECES: [PieceDef; 7] = [
         betza: "mfW",
         value: 1000,
     },
-    PieceDef {
-        name: "Squire",
-        letter: "S",
-        betza: "nNQ2",
-        value: 400,
-    },
-    PieceDef {
-        name: "Leaper",
-        letter: "L",
-        betza: "mRupR",
-        value: 350,
-    },
-    PieceDef {
-        name: "Cavalry",
-        letter: "C",
-        betza: "nNnC",
-        value: 320,
-    },
-    PieceDef {
-        name: "Rook",
-        letter: "R",
-        betza: "R6",
-        value: 450,
-    },
-    PieceDef {
-        name: "Bishop",
-        letter: "B",
-        betza: "B7",
-        value: 330,
-    },
-    PieceDef {
-        name: "Pawn",
-        letter: "P",
-        betza: "vWbF",
-        value: 100,
-    },
+    PieceDef { name: "Squire", letter: "S", betza: "nNQ2", value: 400 },
+    PieceDef { name: "Leaper", letter: "L", betza: "mRupR", value: 350 },
+    PieceDef { name: "Cavalry", letter: "C", betza: "nNnC", value: 320 },
+    PieceDef { name: "Rook", letter: "R", betza: "R6", value: 450 },
+    PieceDef { name: "Bishop", letter: "B", betza: "B7", value: 330 },
+    PieceDef { name: "Pawn", letter: "P", betza: "vWbF", value: 100 },
 ];
 
 type Bb = u128;
@@ -91,13 +61,8 @@ fn flag_steps() -> &'static FlagSteps {
     T.get_or_init(|| {
         let step = |sq: usize, df: i32, dr: i32| Board10x10::offset(sq, df, dr).map_or(0, Bb::bit);
         FlagSteps {
-            forward: [
-                std::array::from_fn(|sq| step(sq, 0, 1)),
-                std::array::from_fn(|sq| step(sq, 0, -1)),
-            ],
-            diagonal: std::array::from_fn(|sq| {
-                step(sq, 1, 1) | step(sq, -1, 1) | step(sq, 1, -1) | step(sq, -1, -1)
-            }),
+            forward: [std::array::from_fn(|sq| step(sq, 0, 1)), std::array::from_fn(|sq| step(sq, 0, -1))],
+            diagonal: std::array::from_fn(|sq| step(sq, 1, 1) | step(sq, -1, 1) | step(sq, 1, -1) | step(sq, -1, -1)),
         }
     })
 }
@@ -116,7 +81,8 @@ fn ninth_rank(color: usize) -> Bb {
 impl Variant for Ita {
     type G = Board10x10;
     const NAME: &'static str = "ita";
-    const START_FEN: &'static str = "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";
+    const START_FEN: &'static str =
+        "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;
     const REPETITION_DRAWS: bool = false;
     crate::variant_tables!(Board10x10);
@@ -235,11 +201,7 @@ impl Variant for Ita {
             return Some(r);
         }
         for entry in field.split(',') {
-            let split = entry
-                .char_indices()
-                .skip(1)
-                .find(|(_, c)| !c.is_ascii_digit())
-                .map_or(entry.len(), |(i, _)| i);
+            let split = entry.char_indices().skip(1).find(|(_, c)| !c.is_ascii_digit()).map_or(entry.len(), |(i, _)| i);
             let (square, abilities) = entry.split_at(split);
             let sq = Board10x10::parse_square(square)?;
             if abilities.is_empty() || (r[0] | r[1]).has(sq) {
@@ -274,11 +236,7 @@ impl Variant for Ita {
                 entries.push(e);
             }
         }
-        if entries.is_empty() {
-            "-".into()
-        } else {
-            entries.join(",")
-        }
+        if entries.is_empty() { "-".into() } else { entries.join(",") }
     }
 
     fn validate(pos: &Position<Self>) -> Result<(), String> {
@@ -324,10 +282,7 @@ fn names() -> &'static Names {
 /// returns the square and the rest of the text.
 fn split_square(s: &str, native: bool) -> Option<(usize, &str)> {
     let (file, rest) = if native {
-        NATIVE_FILES
-            .iter()
-            .position(|f| s.starts_with(f))
-            .map(|f| (f, &s[NATIVE_FILES[f].len()..]))?
+        NATIVE_FILES.iter().position(|f| s.starts_with(f)).map(|f| (f, &s[NATIVE_FILES[f].len()..]))?
     } else {
         let c = s.chars().next()?;
         if !('a'..='j').contains(&c) {
@@ -341,9 +296,7 @@ fn split_square(s: &str, native: bool) -> Option<(usize, &str)> {
         return None;
     }
     let rank: usize = rank.parse().ok()?;
-    (1..=10)
-        .contains(&rank)
-        .then(|| (Board10x10::square(file, rank - 1), rest))
+    (1..=10).contains(&rank).then(|| (Board10x10::square(file, rank - 1), rest))
 }
 
 /// `a1`..`j10` -> `u1`..`o10` (`f3` -> `œ3`); `None` if not an Ita square.
@@ -401,8 +354,7 @@ mod tests {
         for p in pieces.split_whitespace() {
             let (letter, square) = p.split_at(1);
             let sq = Board10x10::parse_square(square).unwrap();
-            board[Board10x10::rank_of(sq)][Board10x10::file_of(sq)] =
-                letter.chars().next().unwrap();
+            board[Board10x10::rank_of(sq)][Board10x10::file_of(sq)] = letter.chars().next().unwrap();
         }
         let rows: Vec<String> = (0..10)
             .rev()
@@ -435,12 +387,8 @@ mod tests {
     /// The targets of the legal moves from `from`, sorted.
     fn targets(p: &Position<Ita>, from: &str) -> Vec<String> {
         let from = Board10x10::parse_square(from).unwrap();
-        let mut v: Vec<String> = p
-            .legal_moves()
-            .iter()
-            .filter(|m| m.from() == from)
-            .map(|m| Board10x10::square_name(m.to()))
-            .collect();
+        let mut v: Vec<String> =
+            p.legal_moves().iter().filter(|m| m.from() == from).map(|m| Board10x10::square_name(m.to())).collect();
         v.sort();
         v
     }
@@ -466,10 +414,7 @@ mod tests {
     #[test]
     fn rook_range_six() {
         let p = pos("Ra1", "w", "-");
-        assert_eq!(
-            targets(&p, "a1"),
-            list("a2 a3 a4 a5 a6 a7 b1 c1 d1 e1 f1 g1")
-        );
+        assert_eq!(targets(&p, "a1"), list("a2 a3 a4 a5 a6 a7 b1 c1 d1 e1 f1 g1"));
         let p = pos("Rd4 pd7 Pf4", "w", "-");
         assert_eq!(targets(&p, "d4"), list("d5 d6 d7 d3 d2 d1 e4 c4 b4 a4"));
     }
@@ -495,15 +440,9 @@ mod tests {
         assert_eq!(targets(&p, "a1"), list("b3 b4"));
         // The full set from e5, and e6 blocking d7 f7 d8 f8.
         let p = pos("Ce5", "w", "-");
-        assert_eq!(
-            targets(&p, "e5"),
-            list("d7 f7 d3 f3 c6 c4 g6 g4 d8 f8 d2 f2 b6 b4 h6 h4")
-        );
+        assert_eq!(targets(&p, "e5"), list("d7 f7 d3 f3 c6 c4 g6 g4 d8 f8 d2 f2 b6 b4 h6 h4"));
         let p = pos("Ce5 Pe6", "w", "-");
-        assert_eq!(
-            targets(&p, "e5"),
-            list("d3 f3 c6 c4 g6 g4 d2 f2 b6 b4 h6 h4")
-        );
+        assert_eq!(targets(&p, "e5"), list("d3 f3 c6 c4 g6 g4 d2 f2 b6 b4 h6 h4"));
     }
 
     #[test]
@@ -518,20 +457,14 @@ mod tests {
         );
         // e6 (own) blocks e7, d7, f7; f6 (enemy) is captured and blocks g7.
         let p = pos("Se5 Pe6 pf6", "w", "-");
-        assert_eq!(
-            targets(&p, "e5"),
-            list("d3 f3 c6 c4 g6 g4 e4 e3 d5 c5 f5 g5 d6 c7 f6 d4 c3 f4 g3")
-        );
+        assert_eq!(targets(&p, "e5"), list("d3 f3 c6 c4 g6 g4 e4 e3 d5 c5 f5 g5 d6 c7 f6 d4 c3 f4 g3"));
     }
 
     #[test]
     fn leaper_moves_and_igui() {
         // Moves like an unlimited rook, never capturing by moving.
         let p = pos("Le5 pe6", "w", "-");
-        assert_eq!(
-            targets(&p, "e5"),
-            list("e4 e3 e2 e1 d5 c5 b5 a5 f5 g5 h5 i5 j5")
-        );
+        assert_eq!(targets(&p, "e5"), list("e4 e3 e2 e1 d5 c5 b5 a5 f5 g5 h5 i5 j5"));
         // Screens of either colour: e7 (own) then e9, c5 (enemy) then a5.
         let p = pos("Le5 Pe7 pe9 pc5 pa5 Pg5 Pi5 Le2", "w", "-");
         assert_eq!(targets(&p, "e5"), list("e6 e9 e4 e3 d5 a5 f5"));
@@ -542,10 +475,7 @@ mod tests {
         assert_eq!(p2.halfmove, 0);
         assert_eq!(p2.fen(), pos("Le5 Pe7 pe9 pc5 Pg5 Pi5 Le2", "b", "-").fen());
         // The lower Leaper's screen is the upper one; the victim e7 is White's own.
-        assert_eq!(
-            targets(&p, "e2"),
-            list("e3 e4 e1 a2 b2 c2 d2 f2 g2 h2 i2 j2")
-        );
+        assert_eq!(targets(&p, "e2"), list("e3 e4 e1 a2 b2 c2 d2 f2 g2 h2 i2 j2"));
     }
 
     #[test]
@@ -617,8 +547,7 @@ mod tests {
     #[test]
     fn rights_field_order() {
         // White's Flags first, then Black's, each in square order.
-        let p = Position::<Ita>::from_fen("10/10/10/10/10/4F5/10/3F6/f9/10 w e5ac,a2a,d3c - 0 1")
-            .unwrap();
+        let p = Position::<Ita>::from_fen("10/10/10/10/10/4F5/10/3F6/f9/10 w e5ac,a2a,d3c - 0 1").unwrap();
         assert_eq!(Ita::rights_fen(&p), "d3c,e5ac,a2a");
         assert!(Position::<Ita>::from_fen("10/10/10/10/10/10/10/10/10/4F5 w e2a - 0 1").is_err());
         assert!(Position::<Ita>::from_fen("10/10/10/10/10/10/10/10/10/4F5 w e1x - 0 1").is_err());
@@ -676,10 +605,7 @@ mod tests {
         let o = outcome_after("p9/f9/10/R9/10/10/10/10/10/4F5 w - - 0 1", "a7a8");
         assert_eq!(scores(o), ([2, 3], "stalemate".into()));
         // A stalemated position has no children in perft.
-        let p = play(
-            &Position::from_fen("p9/f9/10/R9/10/10/10/10/10/4F5 w - - 0 1").unwrap(),
-            "a7a8",
-        );
+        let p = play(&Position::from_fen("p9/f9/10/R9/10/10/10/10/10/4F5 w - - 0 1").unwrap(), "a7a8");
         assert_eq!(perft(&p, 1), 0);
     }
 
@@ -704,9 +630,7 @@ mod tests {
 
     #[test]
     fn no_repetition_draw() {
-        let mut g = Game::<Ita>::new(
-            Position::from_fen("4f4r/p9/10/10/10/10/10/10/P9/R3F5 w - - 0 1").unwrap(),
-        );
+        let mut g = Game::<Ita>::new(Position::from_fen("4f4r/p9/10/10/10/10/10/10/P9/R3F5 w - - 0 1").unwrap());
         for _ in 0..3 {
             for m in ["a1b1", "j10j9", "b1a1", "j9j10"] {
                 g.play_text(m).unwrap();

@@ -23,18 +23,8 @@ pub const SWALLOW: u8 = 7;
 /// Promoted faces: `PAWN + PROMOTED` is the Go-Between, and so on.
 pub const PROMOTED: u8 = 6;
 
-const fn piece(
-    name: &'static str,
-    letter: &'static str,
-    betza: &'static str,
-    value: i32,
-) -> PieceDef {
-    PieceDef {
-        name,
-        letter,
-        betza,
-        value,
-    }
+const fn piece(name: &'static str, letter: &'static str, betza: &'static str, value: i32) -> PieceDef {
+    PieceDef { name, letter, betza, value }
 }
 
 /// The pieces, White's view (forward is up the line). On one file `W` is the
@@ -62,8 +52,7 @@ pub struct ItoShogi;
 impl Variant for ItoShogi {
     type G = Board1x31;
     const NAME: &'static str = "ito-shogi";
-    const START_FEN: &'static str =
-        "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1";
+    const START_FEN: &'static str = "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;
     const HAND: bool = true;
     const KING: u8 = KING;
@@ -92,11 +81,7 @@ impl Variant for ItoShogi {
         after.in_check() || after.has_king_safe_move()
     }
     fn no_moves(pos: &Position<Self>, in_check: bool) -> Outcome {
-        let reason = if in_check {
-            "checkmate"
-        } else {
-            "no legal move"
-        };
+        let reason = if in_check { "checkmate" } else { "no legal move" };
         Outcome::win(pos.side ^ 1, reason)
     }
     fn rule_end(_pos: &Position<Self>) -> Option<Outcome> {
@@ -130,9 +115,7 @@ mod tests {
     fn moves_of(p: &Position<ItoShogi>, sq: &str) -> Vec<String> {
         legal(p)
             .into_iter()
-            .filter(|m| {
-                m.starts_with(sq) && !m[sq.len()..].starts_with(|c: char| c.is_ascii_digit())
-            })
+            .filter(|m| m.starts_with(sq) && !m[sq.len()..].starts_with(|c: char| c.is_ascii_digit()))
             .collect()
     }
 
@@ -168,22 +151,14 @@ mod tests {
 
     #[test]
     fn pawn_and_go_between() {
-        let p = pos(&line(
-            &[(1, "K"), (10, "P"), (20, "+P"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "P"), (20, "+P"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a11"]));
         assert_eq!(moves_of(&p, "a20"), sorted(&["a20a19", "a20a21"]));
     }
 
     #[test]
     fn tile_and_silver_general() {
-        let p = pos(&line(
-            &[(1, "K"), (10, "T"), (11, "p"), (20, "+T"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "T"), (11, "p"), (20, "+T"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a12", "a10a9"]));
         assert_eq!(moves_of(&p, "a20"), sorted(&["a20a18", "a20a21", "a20a22"]));
     }
@@ -193,126 +168,54 @@ mod tests {
         // Cannon a10; screens a13 (own Pawn) and a7 (black Pawn). Beyond a13
         // the first piece is the black Tile on a16 (captured); beyond a7 the
         // first piece is the own King on a1 (not).
-        let p = pos(&line(
-            &[
-                (1, "K"),
-                (7, "p"),
-                (10, "C"),
-                (13, "P"),
-                (16, "t"),
-                (31, "k"),
-            ],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (7, "p"), (10, "C"), (13, "P"), (16, "t"), (31, "k")], "", 'w'));
         assert_eq!(
             moves_of(&p, "a10"),
-            sorted(&[
-                "a10a14", "a10a15", "a10a16", "a10a6", "a10a5", "a10a4", "a10a3", "a10a2"
-            ])
+            sorted(&["a10a14", "a10a15", "a10a16", "a10a6", "a10a5", "a10a4", "a10a3", "a10a2"])
         );
         // Two screens: up, a12 is the screen and the own Pawn on a13 ends
         // the hop, so the black Tile on a16 is out of reach.
-        let p = pos(&line(
-            &[
-                (1, "K"),
-                (7, "p"),
-                (10, "C"),
-                (12, "P"),
-                (13, "P"),
-                (16, "t"),
-                (31, "k"),
-            ],
-            "",
-            'w',
-        ));
-        assert_eq!(
-            moves_of(&p, "a10"),
-            sorted(&["a10a6", "a10a5", "a10a4", "a10a3", "a10a2"])
-        );
+        let p = pos(&line(&[(1, "K"), (7, "p"), (10, "C"), (12, "P"), (13, "P"), (16, "t"), (31, "k")], "", 'w'));
+        assert_eq!(moves_of(&p, "a10"), sorted(&["a10a6", "a10a5", "a10a4", "a10a3", "a10a2"]));
         // The only screens are the Kings, with nothing beyond: no move at all.
         let p = pos(&line(&[(1, "K"), (10, "C"), (31, "k")], "", 'w'));
         assert!(moves_of(&p, "a10").is_empty());
         // The Reverse Chariot slides without a screen.
-        let p = pos(&line(
-            &[(1, "K"), (10, "+C"), (13, "p"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "+C"), (13, "p"), (31, "k")], "", 'w'));
         assert_eq!(
             moves_of(&p, "a10"),
             sorted(&[
-                "a10a11", "a10a12", "a10a13", "a10a9", "a10a8", "a10a7", "a10a6", "a10a5", "a10a4",
-                "a10a3", "a10a2"
+                "a10a11", "a10a12", "a10a13", "a10a9", "a10a8", "a10a7", "a10a6", "a10a5", "a10a4", "a10a3", "a10a2"
             ])
         );
     }
 
     #[test]
     fn horse_and_cavalryman_jump() {
-        let p = pos(&line(
-            &[
-                (1, "K"),
-                (10, "H"),
-                (11, "p"),
-                (12, "p"),
-                (20, "+H"),
-                (31, "k"),
-            ],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "H"), (11, "p"), (12, "p"), (20, "+H"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a13", "a10a7"]));
-        assert_eq!(
-            moves_of(&p, "a20"),
-            sorted(&["a20a17", "a20a18", "a20a22", "a20a23"])
-        );
+        assert_eq!(moves_of(&p, "a20"), sorted(&["a20a17", "a20a18", "a20a22", "a20a23"]));
     }
 
     #[test]
     fn goose_and_phoenix() {
-        let p = pos(&line(
-            &[(1, "K"), (10, "G"), (20, "+G"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "G"), (20, "+G"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a14", "a10a8"]));
-        assert_eq!(
-            moves_of(&p, "a20"),
-            sorted(&["a20a16", "a20a19", "a20a21", "a20a24"])
-        );
+        assert_eq!(moves_of(&p, "a20"), sorted(&["a20a16", "a20a19", "a20a21", "a20a24"]));
     }
 
     #[test]
     fn swallow_slides_over_odd_squares() {
         // Swallow a10: a11 is occupied (jumped), a12 empty, a13 occupied
         // (jumped), a14 holds a black pawn: captured, and the slide stops.
-        let p = pos(&line(
-            &[
-                (1, "K"),
-                (10, "S"),
-                (11, "P"),
-                (13, "p"),
-                (14, "p"),
-                (31, "k"),
-            ],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "S"), (11, "P"), (13, "p"), (14, "p"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a12", "a10a14", "a10a9"]));
         // An own piece on a landing square blocks without capture.
         let p = pos(&line(&[(1, "K"), (10, "S"), (14, "P"), (31, "k")], "", 'w'));
         assert_eq!(moves_of(&p, "a10"), sorted(&["a10a12", "a10a9"]));
         // The Bishop does the same both ways.
-        let p = pos(&line(
-            &[(1, "K"), (10, "+S"), (14, "P"), (31, "k")],
-            "",
-            'w',
-        ));
-        assert_eq!(
-            moves_of(&p, "a10"),
-            sorted(&["a10a12", "a10a8", "a10a6", "a10a4", "a10a2"])
-        );
+        let p = pos(&line(&[(1, "K"), (10, "+S"), (14, "P"), (31, "k")], "", 'w'));
+        assert_eq!(moves_of(&p, "a10"), sorted(&["a10a12", "a10a8", "a10a6", "a10a4", "a10a2"]));
     }
 
     #[test]
@@ -330,20 +233,12 @@ mod tests {
     fn capture_flips_and_fills_the_hand() {
         // The Horse on a10 takes the promoted black Swallow (Bishop) on a13:
         // it becomes a Cavalryman, and the Bishop goes to hand as a Swallow.
-        let p = pos(&line(
-            &[(1, "K"), (10, "H"), (13, "+s"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "H"), (13, "+s"), (31, "k")], "", 'w'));
         let q = p.play(p.parse_uci_move("a10a13").unwrap());
         assert_eq!(q.fen(), line(&[(1, "K"), (13, "+H"), (31, "k")], "S", 'b'));
         assert_eq!(q.key, q.compute_key());
         // A promoted piece that captures turns back.
-        let p = pos(&line(
-            &[(1, "K"), (10, "+H"), (13, "p"), (31, "k")],
-            "",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (10, "+H"), (13, "p"), (31, "k")], "", 'w'));
         let q = p.play(p.parse_uci_move("a10a13").unwrap());
         assert_eq!(q.fen(), line(&[(1, "K"), (13, "H"), (31, "k")], "P", 'b'));
         // The King never flips.
@@ -370,28 +265,18 @@ mod tests {
         // Black's lone King on a31 may go to a30 and a29 (jump). The Goose on
         // a25 covers a29; the Horse from a24 to a27 would cover a30 without
         // check: illegal. So is dropping the Horse in hand on a27.
-        let p = pos(&line(
-            &[(1, "K"), (24, "H"), (25, "G"), (31, "k")],
-            "H",
-            'w',
-        ));
+        let p = pos(&line(&[(1, "K"), (24, "H"), (25, "G"), (31, "k")], "H", 'w'));
         let stalemating = p.parse_uci_move("a24a27");
         assert!(stalemating.is_err());
         let mut list = crate::moves::MoveList::new();
         p.generate(&mut list);
-        let m = *list
-            .iter()
-            .find(|&&m| p.move_to_uci(m) == "a24a27")
-            .unwrap();
+        let m = *list.iter().find(|&&m| p.move_to_uci(m) == "a24a27").unwrap();
         assert!(p.king_safe_after(m));
         assert!(!p.play(m).has_king_safe_move());
         let moves = legal(&p);
         assert!(!moves.contains(&"H@a27".to_string()));
         let board: Vec<String> = moves.into_iter().filter(|m| !m.contains('@')).collect();
-        assert_eq!(
-            board,
-            sorted(&["a1a2", "a1a3", "a24a21", "a25a23", "a25a29"])
-        );
+        assert_eq!(board, sorted(&["a1a2", "a1a3", "a24a21", "a25a23", "a25a29"]));
         // Every other empty square takes the drop: 31 - 4 pieces - a27.
         assert_eq!(legal(&p).len() - 5, 26);
     }
@@ -403,11 +288,7 @@ mod tests {
         let o = Game::new(p).outcome().unwrap();
         assert_eq!((o.winner, o.reason.as_str()), (Some(0), "no legal move"));
         // Checkmate by the Tile's jump: a29 is covered by the Goose, a30 by the Horse.
-        let p = pos(&line(
-            &[(1, "K"), (25, "G"), (27, "H"), (29, "T"), (31, "k")],
-            "",
-            'b',
-        ));
+        let p = pos(&line(&[(1, "K"), (25, "G"), (27, "H"), (29, "T"), (31, "k")], "", 'b'));
         assert!(p.in_check());
         let o = Game::new(p).outcome().unwrap();
         assert_eq!((o.winner, o.reason.as_str()), (Some(0), "checkmate"));
@@ -423,12 +304,7 @@ mod tests {
             g.play_text(m).unwrap();
         }
         // a30a31 would bring back the start position a third time.
-        assert!(
-            g.pos()
-                .legal_moves()
-                .iter()
-                .any(|&m| g.pos().move_to_uci(m) == "a30a31")
-        );
+        assert!(g.pos().legal_moves().iter().any(|&m| g.pos().move_to_uci(m) == "a30a31"));
         assert!(!AnyGame::legal_moves(&g).contains(&"a30a31".to_string()));
         assert_eq!(
             g.play_text("a30a31"),
