@@ -663,7 +663,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 {
                     break;
                 }
-                if !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_soft() {
+                if !self.shared.pondering.load(Ordering::Relaxed) && !self.tm.may_start_iteration() {
                     break;
                 }
                 if self.root_moves.len() == 1 && self.limits.timed() && depth >= 4 {

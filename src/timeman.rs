@@ -47,7 +47,8 @@ impl TimeManager {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
             let t = Duration::from_millis(mt.saturating_sub(MOVE_OVERHEAD_MS.min(mt / 2)).max(1));
-            return TimeManager { start, soft: Some(t), hard: Some(t) };
+            // A fixed time is used up: no soft limit, only the hard stop.
+            return TimeManager { start, soft: None, hard: Some(t) };
         }
         let (time, inc) = if side == 0 { (limits.wtime, limits.winc) } else { (limits.btime, limits.binc) };
         let Some(time) = time else {
@@ -55,20 +56,25 @@ impl TimeManager {
         };
         let inc = inc.unwrap_or(0);
         let mtg = limits.movestogo.unwrap_or(moves_hint).clamp(1, 80) as u64;
-        let avail = time.saturating_sub(MOVE_OVERHEAD_MS.min(time / 3));
-        let soft = (avail / mtg + inc * 3 / 4).min(avail / 2);
-        let hard = (soft * 4).min(avail * 2 / 5).max(soft.min(avail));
+        // What may be spent: the clock less the protocol overhead. Planning a
+        // few moves more than are left keeps a bank, so with an increment the
+        // clock settles at several increments instead of near zero.
+        let avail = time.saturating_sub(MOVE_OVERHEAD_MS);
+        let soft = (avail / (mtg + 5) + inc / 2).min(avail / 4);
+        let hard = (soft * 3).min(avail / 4).max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft.max(1))),
             hard: Some(Duration::from_millis(hard.max(1))),
         }
     }
+    /// Whether another iteration is worth starting: it usually takes longer
+    /// than all before it, so not past half of the soft limit.
+    pub fn may_start_iteration(&self) -> bool {
+        self.soft.is_none_or(|s| self.elapsed() * 2 < s)
+    }
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
-    }
-    pub fn past_soft(&self) -> bool {
-        self.soft.is_some_and(|s| self.elapsed() >= s)
     }
     pub fn past_hard(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
@@ -82,9 +88,12 @@ mod tests {
     fn fast_control_leaves_most_time() {
         let l = Limits { wtime: Some(1000), winc: Some(10), ..Default::default() };
         let tm = TimeManager::new(&l, 0, 30);
-        let hard = tm.hard.unwrap().as_millis();
-        assert!(hard <= 400, "hard {hard}");
-        assert!(tm.soft.unwrap().as_millis() >= 20);
+        // 970 ms to plan with over 35 moves, plus half the increment.
+        assert_eq!(tm.soft.unwrap().as_millis(), 32);
+        assert_eq!(tm.hard.unwrap().as_millis(), 96);
+        // Nearly out of time: a quarter of what is left after the overhead.
+        let low = Limits { wtime: Some(70), winc: Some(10), ..Default::default() };
+        assert_eq!(TimeManager::new(&low, 0, 30).hard.unwrap().as_millis(), 10);
         let m = Limits { movetime: Some(500), ..Default::default() };
         assert_eq!(TimeManager::new(&m, 1, 30).hard.unwrap().as_millis(), 470);
         assert!(TimeManager::new(&Limits::depth(3), 0, 30).hard.is_none());

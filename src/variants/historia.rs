@@ -55,7 +55,16 @@ impl Variant for HistoriaSako {
         if pos.hand[us][BISHOP as usize] == 0 {
             return free;
         }
-        free.iter().filter(|&sq| bishops_still_fit(pos, us, t, sq)).fold(0, |b, sq| b | u64::bit(sq))
+        // The answer depends only on the colour of the square: ask once per colour.
+        let dark = Board8x8::tables().dark;
+        let mut out = 0;
+        for colour in [dark, !dark] {
+            let squares = free & colour;
+            if squares != 0 && bishops_still_fit(pos, us, t, squares.lsb()) {
+                out |= squares;
+            }
+        }
+        out
     }
     fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
         if pos.halfmove >= 128 {
