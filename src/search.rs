@@ -5,6 +5,7 @@
 
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
+use crate::movegen::LegalCtx;
 use crate::moves::{Kind, Move, MoveList};
 use crate::position::Position;
 use crate::timeman::{Limits, TimeManager};
@@ -225,9 +226,19 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         false
     }
 
-    /// Ito Shogi: a move making a position's third occurrence is illegal.
-    fn occurrences(&self, key: u64) -> usize {
-        self.keys.iter().filter(|&&k| k == key).count()
+    /// The position after `m` if the move is legal, the game's repetition
+    /// rule included (Ito Shogi: a move making a position's third occurrence
+    /// is illegal).
+    #[inline]
+    fn child(&self, pos: &Position<V>, m: Move, ctx: &LegalCtx<crate::variant::Bb<V>>) -> Option<Position<V>> {
+        if !pos.is_legal(m, ctx) {
+            return None;
+        }
+        let child = pos.play(m);
+        if V::REPETITION_ILLEGAL && self.keys.iter().filter(|&&k| k == child.key).count() >= 2 {
+            return None;
+        }
+        Some(child)
     }
 
     fn history_index(pos: &Position<V>, m: Move) -> usize {
@@ -411,13 +422,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let alpha0 = alpha;
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
-            if !pos.is_legal(m, &ctx) {
-                continue;
-            }
-            let child = pos.play(m);
-            if V::REPETITION_ILLEGAL && self.occurrences(child.key) >= 2 {
-                continue;
-            }
+            let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
             let tactical = Self::is_tactical(pos, m);
             // Late move pruning of quiet moves at shallow depth.
@@ -530,13 +535,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             if !in_check && !Self::is_tactical(pos, m) {
                 continue;
             }
-            if !pos.is_legal(m, &ctx) {
-                continue;
-            }
-            let child = pos.play(m);
-            if V::REPETITION_ILLEGAL && self.occurrences(child.key) >= 2 {
-                continue;
-            }
+            let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
             self.keys.push(child.key);
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
