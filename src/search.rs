@@ -425,8 +425,17 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
             let tactical = Self::is_tactical(pos, m);
+            // Whether the move checks, asked only where it decides something.
+            let gives_check = || V::KING != 0 && child.in_check();
             // Late move pruning of quiet moves at shallow depth.
-            if !pv_node && !in_check && !tactical && best > -DECISIVE && depth <= 3 && legal > 6 + 4 * depth as usize {
+            if !pv_node
+                && !in_check
+                && !tactical
+                && best > -DECISIVE
+                && depth <= 3
+                && legal > 6 + 4 * depth as usize
+                && !gives_check()
+            {
                 continue;
             }
             let new_depth = depth - 1;
@@ -436,6 +445,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 v = -self.search(&child, -beta, -alpha, new_depth, ply + 1);
             } else {
                 let mut r = if tactical || in_check { 0 } else { reduction(depth, legal) };
+                if r > 0 && gives_check() {
+                    r = 0;
+                }
                 if pv_node && r > 0 {
                     r -= 1;
                 }

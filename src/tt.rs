@@ -35,7 +35,11 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Data word: move (23 bits) | generation (3) | bound (2) | depth (6) | score (16) | static eval (16).
+/// Data word: move (23 bits) | generation (3) | bound (2) | depth (6) |
+/// score (16) | static eval (14, clamped to +-8191): 64 bits in all.
+/// The largest static evaluation the table keeps exactly.
+pub const EVAL_LIMIT: i32 = 8191;
+
 #[inline]
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.0 as u64 & 0x7F_FFFF)
@@ -43,7 +47,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u
         | ((bound as u64) << 26)
         | ((depth.clamp(0, 63) as u64) << 28)
         | ((score as i16 as u16 as u64) << 34)
-        | ((eval as i16 as u16 as u64) << 50)
+        | (((eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i64 as u64) & 0x3FFF) << 50)
 }
 
 impl TranspositionTable {
@@ -90,7 +94,7 @@ impl TranspositionTable {
                     bound,
                     depth: ((data >> 28) & 63) as i32,
                     score: (data >> 34) as u16 as i16 as i32,
-                    eval: (data >> 50) as u16 as i16 as i32,
+                    eval: ((data as i64) >> 50) as i32,
                 });
             }
         }
@@ -157,6 +161,12 @@ mod tests {
         tt.store(0xDEAD_BEEF, m, -31000, 57, 12, Bound::Lower);
         let h = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (m, -31000, 57, 12, Bound::Lower));
+        // Negative and out-of-range static evaluations come back exactly / clamped.
+        for (eval, want) in [(-1066, -1066), (-8191, -8191), (8191, 8191), (20000, 8191), (-20000, -8191)] {
+            tt.store(0xFEED, Move::NULL, 31999, eval, 63, Bound::Exact);
+            let h = tt.probe(0xFEED).unwrap();
+            assert_eq!((h.eval, h.score, h.depth, h.bound), (want, 31999, 63, Bound::Exact));
+        }
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());

@@ -1,0 +1,63 @@
+//! Search results with exact values: mates, each variant's special results,
+//! and a deterministic bench signature.
+
+use calvin::eval::Evaluator;
+use calvin::position::Position;
+use calvin::search::{MATE, Score, outcome_value, search_fixed};
+use calvin::tt::TranspositionTable;
+use calvin::variant::{Outcome, Variant};
+use calvin::variants::{chess::Chess, historia::HistoriaSako, ita::Ita};
+
+fn best<V: Evaluator>(fen: &str, depth: i32) -> (String, i32) {
+    let pos = Position::<V>::from_fen(fen).unwrap();
+    let tt = TranspositionTable::new(4);
+    let (m, v, _) = search_fixed(&pos, depth, &tt);
+    (pos.move_to_uci(m), v)
+}
+
+#[test]
+fn chess_mate_in_one_and_two() {
+    let (m, v) = best::<Chess>("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 4);
+    assert_eq!((m.as_str(), Score::from_value(v)), ("a1a8", Score::Mate(1)));
+    // Mate in 2: 1. Qh6+? No: the classic two-rook ladder from a clear board.
+    let (_, v) = best::<Chess>("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 6);
+    assert_eq!(Score::from_value(v), Score::Mate(2));
+}
+
+#[test]
+fn historia_stalemate_wins() {
+    // Nc6 leaves the bare Black King on a8 without a move: a win for White.
+    let (m, v) = best::<HistoriaSako>("k7/2K5/8/8/1N6/8/8/8[] w - - 0 40", 3);
+    assert_eq!((m.as_str(), v), ("b4c6", MATE - 1));
+}
+
+#[test]
+fn ita_prefers_the_best_score_pair() {
+    // A Flag steps onto a goal square while the other stands on the own ninth
+    // rank: 5:0, the best result there is.
+    let (m, v) = best::<Ita>("ff8/4FF4/10/10/10/10/10/10/10/10 w - - 0 1", 2);
+    assert!(m == "e9e10" || m == "f9f10", "{m}");
+    assert_eq!(v, MATE - 1);
+    // Ranking of results for the side to move at ply 0.
+    let five_one = outcome_value(&Outcome::scores(0, 5, 1, "goal"), 0, 0);
+    let five_two = outcome_value(&Outcome::scores(0, 5, 2, "goal"), 0, 0);
+    let four_one = outcome_value(&Outcome::scores(0, 4, 1, "flags captured"), 0, 0);
+    let stalemated_them = outcome_value(&Outcome::scores(0, 2, 3, "stalemate"), 0, 0);
+    assert!(MATE > five_one && five_one > five_two && five_two == four_one);
+    assert!(stalemated_them < 0, "stalemating the opponent is worse than a draw");
+}
+
+#[test]
+fn variants_report_their_names() {
+    assert_eq!((Chess::NAME, HistoriaSako::NAME, Ita::NAME), ("chess", "historia-sako", "ita"));
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let signature = |lines: Vec<String>| lines.into_iter().find(|l| l.starts_with("Nodes searched")).unwrap();
+    let a = signature(calvin::bench::run_bench(Some(3)));
+    let b = signature(calvin::bench::run_bench(Some(3)));
+    assert_eq!(a, b);
+    let n: u64 = a.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(n > 10_000, "{a}");
+}
