@@ -102,14 +102,29 @@ pub fn xboard_slots(d: &VariantDesc) -> Vec<usize> {
             _ => {}
         }
     }
-    for t in 1..=n {
-        if let Some(s) = letter_slot(d.pieces[t - 1].letter.trim_start_matches('+')) {
+    let promoted = |t: usize| d.pieces[t - 1].letter.starts_with('+');
+    // Pieces with a promoted face need a slot below 11: XBoard's promoted
+    // form of slot i is slot i + 11.
+    let faces = d.pieces.iter().any(|p| p.letter.starts_with('+'));
+    for t in (1..=n).filter(|&t| !promoted(t)) {
+        if let Some(s) = letter_slot(d.pieces[t - 1].letter)
+            && (!faces || s < 11)
+        {
             take(t, s, &mut slot, &mut used);
         }
     }
-    for t in 1..=n {
-        if let Some(s) = (1..king_slot).find(|&s| !used[s]) {
+    for t in (1..=n).filter(|&t| !promoted(t)) {
+        let limit = if faces { 11 } else { king_slot };
+        if let Some(s) = (1..limit).find(|&s| !used[s]) {
             take(t, s, &mut slot, &mut used);
+        }
+    }
+    for t in (1..=n).filter(|&t| promoted(t)) {
+        let base = d.pieces[t - 1].letter.trim_start_matches('+');
+        if let Some(b) = (1..=n).find(|&b| d.pieces[b - 1].letter == base)
+            && slot[b] < 11
+        {
+            take(t, slot[b] + 11, &mut slot, &mut used);
         }
     }
     slot
@@ -122,12 +137,12 @@ pub fn piece_table(d: &VariantDesc) -> String {
     let mut white = vec!['.'; king_slot + 1];
     for (t, &s) in slots.iter().enumerate().skip(1) {
         if s <= king_slot {
-            white[s] = d.pieces[t - 1]
-                .letter
-                .trim_start_matches('+')
-                .chars()
-                .next()
-                .unwrap_or('.');
+            let l = d.pieces[t - 1].letter;
+            white[s] = if l.starts_with('+') {
+                '+'
+            } else {
+                l.chars().next().unwrap_or('.')
+            };
         }
     }
     let w: String = white.iter().collect();
@@ -157,7 +172,7 @@ pub fn xboard_betza(d: &VariantDesc, t: u8) -> String {
         // The Flag's once-per-game abilities (diagonal step, capture).
         ("ita", "F") => "fWF".to_string(),
         // The Leaper's igui capture is a two-leg move XBoard learns from `highlight`.
-        ("ita", "L") => "mR".to_string(),
+        ("ita", "L") => "mRpcabpR".to_string(),
         _ => p.betza.to_string(),
     };
     if t == d.king && d.castling {
@@ -696,6 +711,7 @@ impl<W: Write> Session<W> {
             _ => {
                 // A bare move (usermove=0 style) or an unknown command.
                 let looks_move = cmd.len() >= 4
+                    && cmd.chars().any(|c| c.is_ascii_digit() || c == '@')
                     && cmd
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',');
@@ -725,11 +741,18 @@ impl<W: Write> Session<W> {
                 }
             }
             Err(e) => {
-                let why = e
-                    .strip_prefix(&format!("illegal move '{text}': "))
-                    .unwrap_or(&e)
-                    .to_string();
-                self.say(&format!("Illegal move ({why}): {text}"));
+                // "illegal move 'x'" says nothing more than the line; keep any reason.
+                let l = match e
+                    .strip_prefix("illegal move '")
+                    .and_then(|r| r.split_once('\''))
+                {
+                    Some((_, "")) => format!("Illegal move: {text}"),
+                    Some((_, why)) => {
+                        format!("Illegal move ({}): {text}", why.trim_start_matches(": "))
+                    }
+                    None => format!("Illegal move ({e}): {text}"),
+                };
+                self.say(&l);
             }
         }
     }
@@ -864,7 +887,12 @@ mod tests {
         );
         assert_eq!(holdings(&ita), 0);
         assert_eq!(template(&ita), "fairy");
-        assert_eq!(template(&desc("ito-shogi")), "shogi");
+        let ito = desc("ito-shogi");
+        assert_eq!(template(&ito), "shogi");
+        assert_eq!(
+            piece_table(&ito),
+            "PTHGS...C..+++++...+.Kpthgs...c..+++++...+.k"
+        );
         assert_eq!(template(&desc("historia-sako")), "bughouse");
     }
 
