@@ -234,7 +234,13 @@ impl<W: Write> Session<W> {
     }
 
     fn cecp_features(&mut self) {
-        let vars: Vec<&str> = VARIANTS.iter().map(|v| xboard_name(v)).collect();
+        // Ito Shogi's 31 ranks are beyond XBoard's board limits (it exits on
+        // such a `setup`): not offered, though `variant ito-shogi` works.
+        let vars: Vec<&str> = VARIANTS
+            .iter()
+            .filter(|&&v| v != "ito-shogi")
+            .map(|v| xboard_name(v))
+            .collect();
         let l = format!(
             "feature myname=\"{}\" setboard=1 usermove=1 ping=1 time=1 draw=0 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 highlight=1 variants=\"{}\"",
