@@ -15,6 +15,18 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
 
+/// Ita's time modes (rulings, "Time modes"): stored for time management
+/// to read; the protocol sets it with the option `ItaTimeMode`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ItaTimeMode {
+    #[default]
+    Peaceful,
+    Easy,
+    Medium,
+    Hard,
+    Hardcore,
+}
+
 struct Running {
     shared: Arc<Shared>,
     handle: JoinHandle<u64>,
@@ -25,6 +37,7 @@ pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
+    pub ita_time_mode: ItaTimeMode,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
     events_tx: Sender<Event>,
@@ -46,6 +59,7 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
+            ita_time_mode: ItaTimeMode::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             running: None,
             events_tx,

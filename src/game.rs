@@ -9,7 +9,7 @@ use crate::position::Position;
 use crate::search::{Event, SearchJob, Shared, run_search};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
-use crate::variant::{Outcome, Variant};
+use crate::variant::{Outcome, PieceDef, Variant};
 use crate::variants;
 use crossbeam_channel::Sender;
 
@@ -48,6 +48,41 @@ pub trait AnyGame: Send {
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The variant's description, for GUIs (board size, pieces, hand).
+    fn describe(&self) -> VariantDesc;
+    /// The static evaluation split into terms, each from White's view.
+    fn eval_terms(&self) -> EvalTerms;
+}
+
+/// What a protocol tells a GUI about the variant.
+#[derive(Clone, Debug)]
+pub struct VariantDesc {
+    pub name: &'static str,
+    pub files: usize,
+    pub ranks: usize,
+    pub pieces: &'static [PieceDef],
+    /// The royal type and the promoting type (0: none).
+    pub king: u8,
+    pub pawn: u8,
+    /// Types that can be in a hand (distinct), in type order; empty without drops.
+    pub hand_types: Vec<u8>,
+    /// Captured pieces go to the captor's hand.
+    pub captures_to_hand: bool,
+    pub castling: bool,
+    pub gating: bool,
+    pub start_fen: &'static str,
+}
+
+/// The evaluation in terms, from White's view, and the total from the side
+/// to move's view. `positional` is what the other terms leave of the total
+/// (placement, mobility, tempo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    pub material: i32,
+    pub hand: i32,
+    pub variant: i32,
+    pub positional: i32,
+    pub total: i32,
 }
 
 #[derive(Clone)]
@@ -195,6 +230,45 @@ impl<V: Evaluator> AnyGame for Game<V> {
     }
     fn evaluate(&self) -> i32 {
         V::evaluate(self.pos())
+    }
+    fn describe(&self) -> VariantDesc {
+        use crate::geometry::Geometry;
+        let start = Position::<V>::startpos();
+        let hand_types = (1..=V::PIECES.len() as u8)
+            .filter(|&t| {
+                start.hand[0][t as usize] + start.hand[1][t as usize] > 0
+                    || (V::CAPTURES_TO_HAND && t != V::KING && V::unpromoted(t) == t)
+            })
+            .collect();
+        VariantDesc {
+            name: V::NAME,
+            files: V::G::FILES,
+            ranks: V::G::RANKS,
+            pieces: V::PIECES,
+            king: V::KING,
+            pawn: V::PAWN,
+            hand_types,
+            captures_to_hand: V::CAPTURES_TO_HAND,
+            castling: V::CASTLING,
+            gating: V::GATING,
+            start_fen: V::START_FEN,
+        }
+    }
+    fn eval_terms(&self) -> EvalTerms {
+        use crate::bitboard::Bits;
+        let pos = self.pos();
+        let (mut material, mut hand) = (0, 0);
+        for (t, def) in V::PIECES.iter().enumerate() {
+            let t = t as u8 + 1;
+            for (c, sign) in [(0, 1), (1, -1)] {
+                material += sign * def.value * pos.pieces(c, t).count() as i32;
+                hand += sign * def.value * V::HAND_PCT / 100 * pos.hand[c][t as usize] as i32;
+            }
+        }
+        let variant = V::extra(pos);
+        let total = V::evaluate(pos);
+        let white = if pos.side == 0 { total } else { -total };
+        EvalTerms { material, hand, variant, positional: white - material - hand - variant, total }
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen)?;

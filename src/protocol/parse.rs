@@ -5,13 +5,16 @@ use crate::timeman::Limits;
 #[derive(Debug, PartialEq, Eq)]
 pub struct PositionCmd<'a> {
     pub fen: Option<String>,
+    /// The position was given as `sfen` (USI's form).
+    pub sfen: bool,
     pub moves: Vec<&'a str>,
 }
 
 /// `startpos [moves ...]` or `fen <fields> [moves ...]`.
 pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
     let mut tokens = rest.split_whitespace();
-    let fen = match tokens.next() {
+    let first = tokens.next();
+    let fen = match first {
         Some("startpos") => None,
         Some("fen") | Some("sfen") => {
             let mut fields = Vec::new();
@@ -39,7 +42,7 @@ pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
         Some("moves") => tokens.collect(),
         Some(t) => return Err(format!("position: unexpected '{t}'")),
     };
-    Ok(PositionCmd { fen, moves })
+    Ok(PositionCmd { fen, sfen: first == Some("sfen"), moves })
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -123,12 +126,32 @@ pub fn parse_go(rest: &str) -> Result<GoCmd, String> {
     Ok(GoCmd::Search(l))
 }
 
+/// USI's `go`: as UCI's plus `byoyomi <ms>`, returned apart.
+pub fn parse_go_usi(rest: &str) -> Result<(GoCmd, Option<u64>), String> {
+    let tokens: Vec<&str> = rest.split_whitespace().collect();
+    let mut kept = Vec::new();
+    let mut byoyomi = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "byoyomi" {
+            let t = tokens.get(i + 1).ok_or("go byoyomi: a number is missing")?;
+            let v = t.parse::<i64>().map_err(|_| format!("go byoyomi: '{t}' is not a number"))?;
+            byoyomi = Some(v.max(0) as u64);
+            i += 2;
+        } else {
+            kept.push(tokens[i]);
+            i += 1;
+        }
+    }
+    Ok((parse_go(&kept.join(" "))?, byoyomi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     #[test]
     fn position_forms() {
-        assert_eq!(parse_position("startpos").unwrap(), PositionCmd { fen: None, moves: vec![] });
+        assert_eq!(parse_position("startpos").unwrap(), PositionCmd { fen: None, sfen: false, moves: vec![] });
         let p = parse_position("fen 8/8/8/8/8/8/8/8 w - - 0 1 moves a10a9 N@c1").unwrap();
         assert_eq!(p.fen.as_deref(), Some("8/8/8/8/8/8/8/8 w - - 0 1"));
         assert_eq!(p.moves, vec!["a10a9", "N@c1"]);

@@ -1,18 +1,17 @@
 //! UCI commands and output.
 
-use super::Session;
-use super::parse::{GoCmd, parse_go, parse_position};
-use crate::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
-use crate::game::VARIANTS;
+use super::parse::{GoCmd, parse_position};
+use super::text::MoveText;
+use super::{Mode, Session};
 use crate::search::{Event, Info, Score};
 use std::io::Write;
-use vampirc_uci::{UciMessage, UciOptionConfig, parse_one};
+use vampirc_uci::{UciMessage, parse_one};
 
 pub const ENGINE_NAME: &str = concat!("calvin ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the calvin developers";
 
-/// The `info ...` line for a search report.
-pub fn info_line(i: &Info) -> String {
+/// The `info ...` line for a search report, moves written by `w`.
+pub fn info_line(i: &Info, w: &MoveText) -> String {
     let score = match i.score {
         Score::Cp(v) => format!("cp {v}"),
         Score::Mate(m) => format!("mate {m}"),
@@ -27,25 +26,40 @@ pub fn info_line(i: &Info) -> String {
         i.nps,
         i.hashfull,
         i.time_ms,
-        i.pv.join(" ")
+        i.pv.iter().map(|m| w.write(m)).collect::<Vec<_>>().join(" ")
     )
 }
 
 impl<W: Write> Session<W> {
-    pub fn on_event(&mut self, ev: Event) {
+    /// Prints a search event (UCI and USI).
+    pub fn uci_event(&mut self, ev: Event) {
+        let w = self.move_writer();
         match ev {
             Event::Info(i) => {
-                let l = info_line(&i);
+                let l = info_line(&i, &w);
                 self.say(&l);
             }
             Event::BestMove { best, ponder, over } => {
-                if let Some(o) = over {
-                    let l = format!("info string game over {} {}", o.result_string(), o.reason);
+                let stm_won = over.as_ref().is_some_and(|o| {
+                    let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+                    o.winner == Some(stm)
+                });
+                if let Some(o) = &over {
+                    let l = format!("info string game over {}", Self::result_words(o));
                     self.say(&l);
                 }
                 let l = match (best, ponder) {
-                    (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-                    (Some(b), None) => format!("bestmove {b}"),
+                    (Some(b), Some(p)) => {
+                        format!("bestmove {} ponder {}", w.write(&b), w.write(&p))
+                    }
+                    (Some(b), None) => format!("bestmove {}", w.write(&b)),
+                    (None, _) if self.mode == Mode::Usi => {
+                        if stm_won {
+                            "bestmove win".to_string()
+                        } else {
+                            "bestmove resign".to_string()
+                        }
+                    }
                     (None, _) => "bestmove (none)".to_string(),
                 };
                 self.say(&l);
@@ -53,74 +67,24 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn options(&self) -> Vec<UciOptionConfig> {
-        vec![
-            UciOptionConfig::Spin {
-                name: "Hash".into(),
-                default: Some(DEFAULT_HASH_MB as i64),
-                min: Some(1),
-                max: Some(MAX_HASH_MB as i64),
-            },
-            UciOptionConfig::Button { name: "Clear Hash".into() },
-            UciOptionConfig::Spin {
-                name: "Threads".into(),
-                default: Some(1),
-                min: Some(1),
-                max: Some(MAX_THREADS as i64),
-            },
-            UciOptionConfig::Spin { name: "MultiPV".into(), default: Some(1), min: Some(1), max: Some(256) },
-            UciOptionConfig::Check { name: "Ponder".into(), default: Some(false) },
-            UciOptionConfig::Combo {
-                name: "UCI_Variant".into(),
-                default: Some(VARIANTS[0].into()),
-                var: VARIANTS.iter().map(|s| s.to_string()).collect(),
-            },
-        ]
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let int = |v: Option<&str>| -> Result<usize, String> {
-            v.ok_or(format!("option {name} needs a value"))?
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| format!("option {name}: '{}' is not a number", v.unwrap_or("")))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => self.engine.set_hash(int(value)?),
-            "threads" => {
-                let n = int(value)?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    return Err(format!("Threads must be 1..{MAX_THREADS}"));
-                }
-                self.engine.threads = n;
-                Ok(())
-            }
-            "multipv" => {
-                let n = int(value)?;
-                if !(1..=256).contains(&n) {
-                    return Err("MultiPV must be 1..256".into());
-                }
-                self.engine.multipv = n;
-                Ok(())
-            }
-            "clear hash" => {
-                self.engine.clear_hash();
-                Ok(())
-            }
-            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") | Some("false") => Ok(()),
-                _ => Err("Ponder is true or false".into()),
-            },
-            "uci_variant" => {
-                let v = value.ok_or("option UCI_Variant needs a value")?.trim();
-                self.engine.set_variant(v)
-            }
-            _ => Err(format!("unknown option '{name}'")),
+    /// The handshake's `id`, options and `uciok` / `usiok`.
+    fn handshake(&mut self) {
+        self.say(&UciMessage::id_name(ENGINE_NAME).to_string());
+        self.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
+        for o in super::options::options(self.engine.variant()) {
+            let l = super::options::uci_line(&o, self.mode);
+            self.say(&l);
         }
+        self.say(if self.mode == Mode::Usi { "usiok" } else { "uciok" });
     }
 
-    /// Handles one input line; returns false on `quit`.
-    pub fn handle(&mut self, line: &str) -> bool {
+    /// Handles one line in UCI mode; returns false on `quit`.
+    pub fn handle_uci(&mut self, line: &str) -> bool {
+        self.handle_uci_like(line)
+    }
+
+    /// UCI and USI share their commands; USI differs in names and notation.
+    pub fn handle_uci_like(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -131,47 +95,60 @@ impl<W: Write> Session<W> {
         }
         match cmd {
             "" => {}
+            "uci" => {
+                self.mode = Mode::Uci;
+                self.handshake();
+            }
+            "usi" => {
+                self.mode = Mode::Usi;
+                self.handshake();
+            }
+            "xboard" => self.enter_cecp(),
             // The plain commands go through the UCI crate.
-            "uci" | "isready" | "setoption" | "ucinewgame" | "stop" | "ponderhit" | "quit" => match parse_one(line) {
-                UciMessage::Uci => {
-                    self.say(&UciMessage::id_name(ENGINE_NAME).to_string());
-                    self.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
-                    for o in self.options() {
-                        self.say(&UciMessage::Option(o).to_string());
-                    }
-                    self.say(&UciMessage::UciOk.to_string());
-                }
+            "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => match parse_one(line) {
                 UciMessage::IsReady => self.say(&UciMessage::ReadyOk.to_string()),
-                UciMessage::SetOption { name, value } => {
-                    if let Err(e) = self.set_option(&name, value.as_deref()) {
-                        self.error(&e);
-                    }
-                }
                 UciMessage::UciNewGame => self.engine.new_game(),
                 UciMessage::Stop => self.engine.stop(),
                 UciMessage::PonderHit => self.engine.ponderhit(),
                 UciMessage::Quit => return false,
                 _ => self.error(&format!("cannot parse '{line}'")),
             },
-            "position" => match parse_position(rest) {
-                Ok(p) => {
-                    if let Err(e) = self.engine.set_position(p.fen.as_deref(), &p.moves) {
+            "usinewgame" => self.engine.new_game(),
+            "gameover" => {}
+            "setoption" => match parse_setoption(rest) {
+                Ok((name, value)) => {
+                    if let Err(e) = self.set_option(&name, value.as_deref()) {
                         self.error(&e);
                     }
                 }
                 Err(e) => self.error(&e),
             },
-            "go" => match parse_go(rest) {
-                Ok(GoCmd::Perft(d)) => self.start_perft(d),
-                Ok(GoCmd::Search(l)) => {
-                    self.search_is_finite = !l.infinite && !l.ponder;
-                    self.engine.go(l);
+            "position" => self.position(rest),
+            "go" => match super::parse::parse_go_usi(rest) {
+                Ok((_, Some(_))) if self.mode != Mode::Usi => self.error("go: unknown parameter 'byoyomi'"),
+                Ok((GoCmd::Perft(d), _)) => self.start_perft(d),
+                Ok((GoCmd::Search(mut l), byoyomi)) => {
+                    let w = self.move_writer();
+                    let mut bad = None;
+                    for m in l.searchmoves.iter_mut() {
+                        match w.read(m) {
+                            Ok(c) => *m = c,
+                            Err(e) => bad = Some(e),
+                        }
+                    }
+                    if self.mode == Mode::Usi {
+                        l = super::usi::usi_limits(l, byoyomi);
+                    }
+                    match bad {
+                        Some(e) => self.error(&e),
+                        None => self.start_search(l),
+                    }
                 }
                 Err(e) => self.error(&e),
             },
             "d" => {
                 let g = &self.engine.game;
-                let text = format!("{}\nFen: {}\nKey: {:016X}", g.pretty(), g.fen(), g.key());
+                let text = format!("{}\nFen: {}\nKey: {:016X}", self.board_picture(), g.fen(), g.key());
                 self.say(&text);
             }
             "fen" => {
@@ -179,19 +156,32 @@ impl<W: Write> Session<W> {
                 self.say(&format!("info string fen {f}"));
             }
             "moves" => {
-                let l = self.engine.game.legal_moves().join(" ");
-                self.say(&format!("info string moves {l}"));
+                let w = self.move_writer();
+                let l: Vec<String> = self.engine.game.legal_moves().iter().map(|m| w.write(m)).collect();
+                self.say(&format!("info string moves {}", l.join(" ")));
             }
             "result" => {
                 let l = match self.engine.game.outcome() {
-                    Some(o) => format!("info string result {} {}", o.result_string(), o.reason),
+                    Some(o) => format!("info string result {}", Self::result_words(&o)),
                     None => "info string result none".to_string(),
                 };
                 self.say(&l);
             }
             "eval" => {
-                let v = self.engine.game.evaluate();
-                self.say(&format!("info string eval {v}"));
+                let t = self.engine.game.eval_terms();
+                self.say(&format!(
+                    "info string eval {} white {} material {} hand {} variant {} positional {}",
+                    t.total,
+                    t.material + t.hand + t.variant + t.positional,
+                    t.material,
+                    t.hand,
+                    t.variant,
+                    t.positional
+                ));
+            }
+            "variant" => {
+                let l = self.variant_line();
+                self.say(&l);
             }
             "bench" => self.bench(rest),
             _ => self.error(&format!("unknown command '{cmd}'")),
@@ -199,18 +189,37 @@ impl<W: Write> Session<W> {
         true
     }
 
-    fn start_perft(&mut self, depth: u32) {
-        let game = self.engine.game.clone_box();
-        let tx = self.text_tx.clone();
-        self.perft = Some(std::thread::spawn(move || {
-            let mut total = 0;
-            for (m, n) in game.divide(depth) {
-                let _ = tx.send(format!("{m}: {n}"));
-                total += n;
+    /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`: on any error
+    /// the position is kept.
+    fn position(&mut self, rest: &str) {
+        let p = match parse_position(rest) {
+            Ok(p) => p,
+            Err(e) => return self.error(&e),
+        };
+        let fen = match (&p.fen, p.sfen) {
+            (Some(f), true) => match super::usi::sfen_to_fen(f, &self.engine.game.describe()) {
+                Ok(f) => Some(f),
+                Err(e) => return self.error(&e),
+            },
+            (f, _) => f.clone(),
+        };
+        let w = self.move_writer();
+        let mut moves = Vec::new();
+        for m in &p.moves {
+            match w.read(m) {
+                Ok(c) => moves.push(c),
+                Err(e) => return self.error(&e),
             }
-            let _ = tx.send(String::new());
-            let _ = tx.send(format!("Nodes searched: {total}"));
-        }));
+        }
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        if let Err(e) = self.engine.set_position(fen.as_deref(), &moves) {
+            // Name the move as the GUI wrote it.
+            let e = match (w.ita_native || w.mode == Mode::Usi, e.split('\'').nth(1)) {
+                (true, Some(c)) => e.replacen(c, &w.write(c), 1),
+                _ => e,
+            };
+            self.error(&e);
+        }
     }
 
     fn bench(&mut self, rest: &str) {
@@ -230,4 +239,23 @@ impl<W: Write> Session<W> {
             self.say(&l);
         }
     }
+}
+
+/// `name <name words> [value <value words>]` (our parser: the UCI crate
+/// drops names it does not expect).
+pub fn parse_setoption(rest: &str) -> Result<(String, Option<String>), String> {
+    let rest = rest
+        .strip_prefix("name")
+        .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+        .ok_or("setoption: expected 'name'")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let v = words.iter().position(|&w| w == "value");
+    let (name, value) = match v {
+        Some(i) => (words[..i].join(" "), Some(words[i + 1..].join(" "))),
+        None => (words.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err("setoption: the option name is missing".into());
+    }
+    Ok((name, value))
 }

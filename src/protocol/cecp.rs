@@ -1,0 +1,839 @@
+//! CECP (XBoard/WinBoard protocol version 2), entered with `xboard`.
+//!
+//! As Fairy-Stockfish does it: `protover 2` is answered with the features
+//! (variants, setboard, usermove, ping, highlight, options); for each variant
+//! XBoard does not know, `variant` is answered with `setup` (piece letters,
+//! board size, holdings, parent variant, start FEN) and one `piece` line per
+//! piece with its moves in Betza notation, so XBoard can draw the board;
+//! `lift` is answered with `highlight` so it can show the legal moves.
+
+use super::{Mode, Session};
+use crate::engine::MAX_THREADS;
+use crate::game::{VARIANTS, VariantDesc};
+use crate::search::{Event, Score};
+use crate::timeman::Limits;
+use std::io::Write;
+
+/// What the CECP session remembers between commands.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// The command being handled (for `Error (...): COMMAND`).
+    pub current_command: String,
+    /// The side the engine plays; `None` in force mode.
+    pub engine_side: Option<usize>,
+    /// A search runs whose move the engine will play.
+    pub thinking: bool,
+    /// `analyze` mode.
+    pub analyzing: bool,
+    pub post: bool,
+    /// The start position (`None`: the variant's) and the moves since, canonical.
+    pub start_fen: Option<String>,
+    pub moves: Vec<String>,
+    /// `level MPS BASE INC`: moves per session, base and increment in ms.
+    pub level: Option<(u32, u64, u64)>,
+    /// `st`: fixed time per move in ms.
+    pub st: Option<u64>,
+    /// `sd`: depth limit.
+    pub sd: Option<i32>,
+    /// `time` and `otim`: the engine's and the opponent's clocks in ms.
+    pub time: Option<u64>,
+    pub otim: Option<u64>,
+    /// The last `lift` square (canonical) and its igui victims, for multi-leg entry.
+    pub lifted: Option<String>,
+}
+
+/// XBoard's piece types in its own order (`-pieceToCharTable`): slot i of
+/// a table is drawn as XBoard's piece i; the last letter is the King.
+const XBOARD_ORDER: &str = "PNBRQFEACWMOHIJGDVLSU";
+
+/// XBoard's name for a variant (`normal` is chess).
+pub fn xboard_name(v: &str) -> &str {
+    if v == "chess" { "normal" } else { v }
+}
+
+/// The parent variant XBoard inherits rules from (Fairy-Stockfish's template).
+pub fn template(d: &VariantDesc) -> &'static str {
+    let promoted = d.pieces.iter().any(|p| p.letter.starts_with('+'));
+    if d.captures_to_hand {
+        if promoted { "shogi" } else { "crazyhouse" }
+    } else if d.gating {
+        "seirawan"
+    } else if !d.hand_types.is_empty() {
+        "bughouse"
+    } else {
+        "fairy"
+    }
+}
+
+/// The XBoard slot of each piece type (index 0 unused); the King gets slot
+/// `XBOARD_ORDER.len()` (the last letter of the table).
+pub fn xboard_slots(d: &VariantDesc) -> Vec<usize> {
+    let n = d.pieces.len();
+    let king_slot = XBOARD_ORDER.len();
+    let mut slot = vec![usize::MAX; n + 1];
+    let mut used = vec![false; king_slot + 1];
+    let take = |t: usize, s: usize, slot: &mut Vec<usize>, used: &mut Vec<bool>| {
+        if slot[t] == usize::MAX && !used[s] {
+            slot[t] = s;
+            used[s] = true;
+        }
+    };
+    let letter_slot = |l: &str| XBOARD_ORDER.find(l);
+    for t in 1..=n {
+        if t == d.king as usize {
+            take(t, king_slot, &mut slot, &mut used);
+        } else if t == d.pawn as usize {
+            take(t, 0, &mut slot, &mut used);
+        }
+    }
+    // Orthodox pieces by letter when the movement's first atom agrees (R6 is a Rook).
+    for t in 1..=n {
+        let p = &d.pieces[t - 1];
+        let atom = p.betza.chars().find(|c| c.is_ascii_uppercase());
+        if "NBRQ".contains(p.letter) && atom.map(String::from).as_deref() == Some(p.letter) {
+            take(t, letter_slot(p.letter).unwrap_or(0), &mut slot, &mut used);
+        }
+    }
+    // Compounds XBoard draws: Archbishop and Chancellor.
+    for t in 1..=n {
+        match d.pieces[t - 1].betza {
+            "BN" | "NB" => take(t, 7, &mut slot, &mut used),
+            "RN" | "NR" => take(t, 8, &mut slot, &mut used),
+            _ => {}
+        }
+    }
+    let promoted = |t: usize| d.pieces[t - 1].letter.starts_with('+');
+    // Pieces with a promoted face need a slot below 11: XBoard's promoted
+    // form of slot i is slot i + 11.
+    let faces = d.pieces.iter().any(|p| p.letter.starts_with('+'));
+    for t in (1..=n).filter(|&t| !promoted(t)) {
+        if let Some(s) = letter_slot(d.pieces[t - 1].letter)
+            && (!faces || s < 11)
+        {
+            take(t, s, &mut slot, &mut used);
+        }
+    }
+    for t in (1..=n).filter(|&t| !promoted(t)) {
+        let limit = if faces { 11 } else { king_slot };
+        if let Some(s) = (1..limit).find(|&s| !used[s]) {
+            take(t, s, &mut slot, &mut used);
+        }
+    }
+    for t in (1..=n).filter(|&t| promoted(t)) {
+        let base = d.pieces[t - 1].letter.trim_start_matches('+');
+        if let Some(b) = (1..=n).find(|&b| d.pieces[b - 1].letter == base)
+            && slot[b] < 11
+        {
+            take(t, slot[b] + 11, &mut slot, &mut used);
+        }
+    }
+    slot
+}
+
+/// The `-pieceToCharTable` string: White's letters by slot, then Black's.
+pub fn piece_table(d: &VariantDesc) -> String {
+    let slots = xboard_slots(d);
+    let king_slot = XBOARD_ORDER.len();
+    let mut white = vec!['.'; king_slot + 1];
+    for (t, &s) in slots.iter().enumerate().skip(1) {
+        if s <= king_slot {
+            let l = d.pieces[t - 1].letter;
+            white[s] = if l.starts_with('+') { '+' } else { l.chars().next().unwrap_or('.') };
+        }
+    }
+    let w: String = white.iter().collect();
+    format!("{w}{}", w.to_lowercase())
+}
+
+/// XBoard's holdings size: every used slot up to the last one a hand can hold.
+pub fn holdings(d: &VariantDesc) -> usize {
+    if d.hand_types.is_empty() {
+        return 0;
+    }
+    let slots = xboard_slots(d);
+    let last = d.hand_types.iter().map(|&t| slots[t as usize]).max().unwrap_or(0);
+    slots[1..].iter().filter(|&&s| s <= last).count()
+}
+
+/// The Betza description XBoard gets for a piece: ours, with what XBoard's
+/// Betza cannot say replaced by a superset, plus castling and drop zones.
+pub fn xboard_betza(d: &VariantDesc, t: u8) -> String {
+    let p = &d.pieces[t as usize - 1];
+    let mut b = match (d.name, p.letter) {
+        // The Flag's once-per-game abilities (diagonal step, capture).
+        ("ita", "F") => "fWF".to_string(),
+        // The Leaper's igui capture is a two-leg move XBoard learns from `highlight`.
+        ("ita", "L") => "mRpcabpR".to_string(),
+        _ => p.betza.to_string(),
+    };
+    if t == d.king && d.castling {
+        b += "O2";
+    }
+    if d.hand_types.contains(&t) {
+        // Drops on the back rank only (IAGO), or the two deployment ranks (Historia).
+        let zone = match d.name {
+            "iago-b" | "iago-c" => 1,
+            "historia-sako" => 2,
+            _ => d.ranks,
+        };
+        b += &format!("@{zone}");
+    }
+    b
+}
+
+fn parse_level_time(s: &str) -> Option<u64> {
+    match s.split_once(':') {
+        Some((m, sec)) => Some(m.parse::<u64>().ok()? * 60_000 + sec.parse::<u64>().ok()? * 1000),
+        None => Some((s.parse::<f64>().ok()? * 60_000.0) as u64),
+    }
+}
+
+impl<W: Write> Session<W> {
+    /// Enters CECP mode (the `xboard` command).
+    pub fn enter_cecp(&mut self) {
+        self.settle();
+        self.mode = Mode::Cecp;
+        self.cecp = State { post: false, engine_side: Some(1), ..State::default() };
+    }
+
+    /// `setup` and `piece` lines for a variant XBoard does not know.
+    pub fn cecp_setup(&mut self) {
+        let d = self.engine.game.describe();
+        if d.name == "chess" {
+            return;
+        }
+        let fen = xboard_fen(&d, d.start_fen);
+        let l =
+            format!("setup ({}) {}x{}+{}_{} {}", piece_table(&d), d.files, d.ranks, holdings(&d), template(&d), fen);
+        self.say(&l);
+        for t in 1..=d.pieces.len() as u8 {
+            let letter = d.pieces[t as usize - 1].letter;
+            let l = format!("piece {letter}& {}", xboard_betza(&d, t));
+            self.say(&l);
+        }
+    }
+
+    fn cecp_features(&mut self) {
+        // Ito Shogi's 31 ranks are beyond XBoard's board limits (it exits on
+        // such a `setup`): not offered, though `variant ito-shogi` works.
+        let vars: Vec<&str> = VARIANTS.iter().filter(|&&v| v != "ito-shogi").map(|v| xboard_name(v)).collect();
+        let l = format!(
+            "feature myname=\"{}\" setboard=1 usermove=1 ping=1 time=1 draw=0 sigint=0 sigterm=0 \
+             reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 highlight=1 variants=\"{}\"",
+            super::uci::ENGINE_NAME,
+            vars.join(",")
+        );
+        self.say(&l);
+        for o in super::options::options(self.engine.variant()) {
+            if let Some(l) = super::options::cecp_line(&o) {
+                self.say(&l);
+            }
+        }
+        self.say("feature done=1");
+    }
+
+    /// Stops a running search without playing its move.
+    fn cecp_abort(&mut self) {
+        self.cecp.thinking = false;
+        self.stop_all();
+    }
+
+    /// Rebuilds the game from the start position and the move list.
+    fn cecp_replay(&mut self) -> Result<(), String> {
+        let moves: Vec<&str> = self.cecp.moves.iter().map(String::as_str).collect();
+        let fen = self.cecp.start_fen.clone();
+        self.engine.set_position(fen.as_deref(), &moves)
+    }
+
+    /// The line XBoard reads when the game has ended.
+    fn cecp_result_line(o: &crate::variant::Outcome) -> String {
+        let r = match o.winner {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        match o.scores {
+            Some(s) => format!("{r} {{{} {}:{}}}", o.reason, s[0], s[1]),
+            None => format!("{r} {{{}}}", o.reason),
+        }
+    }
+
+    /// Prints the result if the game is over; returns whether it is.
+    fn cecp_check_over(&mut self) -> bool {
+        match self.engine.game.outcome() {
+            Some(o) => {
+                let l = Self::cecp_result_line(&o);
+                self.say(&l);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The search limits from the CECP time control.
+    fn cecp_limits(&self) -> Limits {
+        let c = &self.cecp;
+        let mut l = Limits { depth: c.sd, ..Limits::default() };
+        let side = self.engine.game.fen().split_whitespace().nth(1) == Some("b");
+        let us = side as usize;
+        if let Some(st) = c.st {
+            l.movetime = Some(st);
+        } else if let Some((mps, base, inc)) = c.level {
+            let mine = c.time.unwrap_or(base);
+            let theirs = c.otim.unwrap_or(base);
+            let (w, b) = if us == 0 { (mine, theirs) } else { (theirs, mine) };
+            l.wtime = Some(w);
+            l.btime = Some(b);
+            if inc > 0 {
+                l.winc = Some(inc);
+                l.binc = Some(inc);
+            }
+            if mps > 0 {
+                let played = (self.cecp.moves.len() as u32 + 1 - us as u32) / 2;
+                l.movestogo = Some(mps - played % mps);
+            }
+        } else if c.sd.is_none() {
+            l.movetime = Some(1000);
+        }
+        l
+    }
+
+    /// Starts thinking on the engine's move if it is its turn.
+    fn cecp_maybe_think(&mut self) {
+        if self.cecp.analyzing {
+            self.cecp.thinking = false;
+            self.start_search(Limits { infinite: true, ..Limits::default() });
+            return;
+        }
+        let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+        if self.cecp.engine_side == Some(stm) && self.engine.game.outcome().is_none() {
+            self.cecp.thinking = true;
+            let l = self.cecp_limits();
+            self.start_search(l);
+        }
+    }
+
+    /// A move text from XBoard as the engine's move (multi-leg igui included).
+    fn cecp_read_move(&self, text: &str) -> Result<String, String> {
+        let m = self.move_writer().read(text)?;
+        if let Some((a, b)) = m.split_once(',') {
+            // An igui: to the victim and back (`e5a5,a5e5`) is `e5a5`.
+            if a.len() >= 4 && b.len() >= 4 {
+                let legs = |s: &str| {
+                    let sq = super::text::map_squares(s, |f, r| Some((f, r)))?;
+                    let i = sq[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
+                    Some((sq[..i].to_string(), sq[i..].to_string()))
+                };
+                if let (Some((f1, t1)), Some((f2, t2))) = (legs(a), legs(b))
+                    && t1 == f2
+                    && t2 == f1
+                {
+                    return Ok(format!("{f1}{t1}"));
+                }
+            }
+            return Err(format!("'{text}' is not a move"));
+        }
+        Ok(m)
+    }
+
+    /// An engine move as XBoard reads it: an igui (`e5a5` with the Leaper
+    /// staying) goes to the victim and back.
+    fn cecp_write_move(&self, m: &str) -> Vec<String> {
+        let w = self.move_writer();
+        if let Some((from, to)) = self.igui_squares(m) {
+            let a = w.write(&format!("{from}{to}"));
+            let b = w.write(&format!("{to}{from}"));
+            return vec![format!("{a},"), b];
+        }
+        vec![w.write(m)]
+    }
+
+    /// The two squares of a move if it is an Ita Leaper's igui capture.
+    fn igui_squares(&self, m: &str) -> Option<(String, String)> {
+        if self.engine.variant() != "ita" {
+            return None;
+        }
+        let sqs = square_list(m);
+        let [from, to] = sqs.as_slice() else {
+            return None;
+        };
+        let board = board_grid(&self.engine.game.fen(), 10, 10)?;
+        let at = |s: &str| board.get(square_index(s, 10)?).copied().flatten();
+        let piece = at(from)?;
+        let victim = at(to)?;
+        (piece.eq_ignore_ascii_case(&'l') && piece.is_uppercase() != victim.is_uppercase())
+            .then(|| (from.clone(), to.clone()))
+    }
+
+    /// `highlight` for the legal moves of the piece on `square` (canonical).
+    fn cecp_highlight(&mut self, square: &str) {
+        let d = self.engine.game.describe();
+        let Some(fen_board) = board_grid(&self.engine.game.fen(), d.files, d.ranks) else {
+            return;
+        };
+        let mut marks = vec![None::<char>; d.files * d.ranks];
+        for m in self.engine.game.legal_moves() {
+            let sqs = square_list(&m);
+            if m.contains('@') || sqs.len() < 2 || sqs[0] != square {
+                continue;
+            }
+            let Some(to) = square_index(&sqs[1], d.files) else {
+                continue;
+            };
+            let promo = m.chars().last().is_some_and(|c| c.is_ascii_lowercase());
+            let c = if promo {
+                'M'
+            } else if fen_board.get(to).copied().flatten().is_some() {
+                'R'
+            } else {
+                'Y'
+            };
+            if to < marks.len() {
+                marks[to] = Some(c);
+            }
+        }
+        let mut rows = Vec::new();
+        for r in (0..d.ranks).rev() {
+            let mut s = String::new();
+            let mut run = 0;
+            for f in 0..d.files {
+                match marks[r * d.files + f] {
+                    Some(c) => {
+                        if run > 0 {
+                            s += &run.to_string();
+                            run = 0;
+                        }
+                        s.push(c);
+                    }
+                    None => run += 1,
+                }
+            }
+            if run > 0 {
+                s += &run.to_string();
+            }
+            rows.push(s);
+        }
+        self.say(&format!("highlight {}", rows.join("/")));
+    }
+
+    /// Prints a search event: thinking output and the engine's move.
+    pub fn cecp_event(&mut self, ev: Event) {
+        match ev {
+            Event::Info(i) => {
+                if self.cecp.post && i.multipv == 1 {
+                    let score = match i.score {
+                        Score::Cp(v) => v,
+                        Score::Mate(m) if m > 0 => 100000 + m,
+                        Score::Mate(m) => -100000 + m,
+                    };
+                    let w = self.move_writer();
+                    let pv: Vec<String> = i.pv.iter().map(|m| w.write(m)).collect();
+                    let l = format!("{} {} {} {} {}", i.depth, score, i.time_ms / 10, i.nodes, pv.join(" "));
+                    self.say(&l);
+                }
+            }
+            Event::BestMove { best, .. } => {
+                if !std::mem::take(&mut self.cecp.thinking) {
+                    return;
+                }
+                match best {
+                    Some(m) => {
+                        let out = self.cecp_write_move(&m);
+                        if self.engine.game.push_move(&m).is_ok() {
+                            self.cecp.moves.push(m);
+                            for l in out {
+                                self.say(&format!("move {l}"));
+                            }
+                            self.cecp_check_over();
+                        }
+                    }
+                    None => {
+                        self.cecp_check_over();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one CECP line; returns false on `quit`.
+    pub fn handle_cecp(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        self.cecp.current_command = line.to_string();
+        let arg_num = |s: &str| s.split_whitespace().next().and_then(|t| t.parse::<i64>().ok());
+        match cmd {
+            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
+            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" => {}
+            "xboard" => {}
+            "quit" => return false,
+            "uci" | "usi" => {
+                self.cecp_abort();
+                self.mode = Mode::Uci;
+                return self.handle(line);
+            }
+            "protover" => {
+                self.settle();
+                self.cecp_features();
+            }
+            "ping" => {
+                // Answered after the engine's move, if it is thinking on one.
+                self.settle();
+                self.say(&format!("pong {rest}"));
+            }
+            "?" => self.engine.stop(),
+            "post" => self.cecp.post = true,
+            "nopost" => self.cecp.post = false,
+            "new" => {
+                self.cecp_abort();
+                let keep = (self.cecp.post, self.cecp.level, self.cecp.st);
+                if self.engine.variant() != "chess" {
+                    let _ = self.engine.set_variant("chess");
+                }
+                self.engine.new_game();
+                self.cecp = State { engine_side: Some(1), post: keep.0, level: keep.1, st: keep.2, ..State::default() };
+            }
+            "variant" => {
+                self.cecp_abort();
+                let name = if rest == "normal" { "chess" } else { rest };
+                match self.engine.set_variant(name) {
+                    Ok(()) => {
+                        self.cecp.start_fen = None;
+                        self.cecp.moves.clear();
+                        self.cecp_setup();
+                    }
+                    Err(_) => self.error("unknown variant"),
+                }
+            }
+            "force" => {
+                self.cecp_abort();
+                self.cecp.engine_side = None;
+            }
+            "result" => {
+                self.cecp_abort();
+                self.cecp.engine_side = None;
+                self.cecp.analyzing = false;
+            }
+            "go" => {
+                self.settle();
+                let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+                self.cecp.engine_side = Some(stm);
+                if !self.cecp_check_over() {
+                    self.cecp_maybe_think();
+                }
+            }
+            "playother" => {
+                self.settle();
+                let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+                self.cecp.engine_side = Some(stm ^ 1);
+            }
+            "white" | "black" => {
+                self.cecp_abort();
+                self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 });
+            }
+            "level" => {
+                let t: Vec<&str> = rest.split_whitespace().collect();
+                let parsed = match t.as_slice() {
+                    [mps, base, inc] => (|| {
+                        let mps = mps.parse::<u32>().ok()?;
+                        let base = parse_level_time(base)?;
+                        let inc = (inc.parse::<f64>().ok()? * 1000.0) as u64;
+                        Some((mps, base, inc))
+                    })(),
+                    _ => None,
+                };
+                match parsed {
+                    Some(l) => {
+                        self.cecp.level = Some(l);
+                        self.cecp.st = None;
+                    }
+                    None => self.error("level needs MPS BASE INC"),
+                }
+            }
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if (0.0..1e9).contains(&s) => self.cecp.st = Some((s * 1000.0) as u64),
+                _ => self.error("st needs seconds"),
+            },
+            "sd" => match arg_num(rest) {
+                Some(d) if (1..=1000).contains(&d) => self.cecp.sd = Some(d as i32),
+                _ => self.error("sd needs a depth 1..1000"),
+            },
+            "time" | "otim" => match arg_num(rest) {
+                Some(cs) => {
+                    let ms = cs.max(0) as u64 * 10;
+                    if cmd == "time" {
+                        self.cecp.time = Some(ms);
+                    } else {
+                        self.cecp.otim = Some(ms);
+                    }
+                }
+                None => self.error("time needs centiseconds"),
+            },
+            "memory" => match arg_num(rest) {
+                Some(mb) if mb >= 1 => {
+                    self.settle();
+                    if let Err(e) = self.engine.set_hash(mb as usize) {
+                        self.error(&e);
+                    }
+                }
+                _ => self.error("memory needs megabytes"),
+            },
+            "cores" => match arg_num(rest) {
+                Some(n) if (1..=MAX_THREADS as i64).contains(&n) => {
+                    self.settle();
+                    self.engine.threads = n as usize;
+                }
+                _ => self.error("cores needs a number of threads"),
+            },
+            "option" => {
+                self.settle();
+                let (name, value) = match rest.split_once('=') {
+                    Some((n, v)) => (n.trim(), Some(v.trim())),
+                    None => (rest, None),
+                };
+                if let Err(e) = self.set_option(name, value) {
+                    self.error(&e);
+                }
+            }
+            "setboard" => {
+                self.cecp_abort();
+                let fen = cecp_fen_in(self.engine.variant(), rest);
+                match self.engine.set_position(Some(&fen), &[]) {
+                    Ok(()) => {
+                        self.cecp.start_fen = Some(fen);
+                        self.cecp.moves.clear();
+                        self.cecp_maybe_think();
+                    }
+                    Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+                }
+            }
+            "undo" | "remove" => {
+                self.cecp_abort();
+                let n = if cmd == "undo" { 1 } else { 2 };
+                if self.cecp.moves.len() < n {
+                    self.error("command not legal now");
+                } else {
+                    let keep = self.cecp.moves.len() - n;
+                    self.cecp.moves.truncate(keep);
+                    if let Err(e) = self.cecp_replay() {
+                        self.error(&e);
+                    }
+                    if self.cecp.analyzing {
+                        self.cecp_maybe_think();
+                    }
+                }
+            }
+            "analyze" => {
+                self.cecp_abort();
+                self.cecp.analyzing = true;
+                self.cecp.engine_side = None;
+                self.cecp_maybe_think();
+            }
+            "exit" => {
+                self.cecp_abort();
+                self.cecp.analyzing = false;
+            }
+            "lift" => {
+                self.settle();
+                let w = self.move_writer();
+                match w.read(rest) {
+                    Ok(sq) if square_index(&sq, self.engine.game.describe().files).is_some() => {
+                        self.cecp.lifted = Some(sq.clone());
+                        self.cecp_highlight(&sq);
+                    }
+                    _ => self.error("lift needs a square"),
+                }
+            }
+            "d" => {
+                self.settle();
+                let text = format!("{}\nFen: {}", self.engine.game.pretty(), self.engine.game.fen());
+                self.say(&text);
+            }
+            "perft" => match arg_num(rest) {
+                Some(d) if (1..=64).contains(&d) => {
+                    self.settle();
+                    self.start_perft(d as u32);
+                }
+                _ => self.error("perft needs a depth 1..64"),
+            },
+            "usermove" => self.cecp_usermove(rest),
+            _ => {
+                // A bare move (usermove=0 style) or an unknown command.
+                let looks_move = cmd.len() >= 4
+                    && cmd.chars().any(|c| c.is_ascii_digit() || c == '@')
+                    && cmd.chars().all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',');
+                if looks_move && rest.is_empty() {
+                    self.cecp_usermove(cmd);
+                } else {
+                    self.error("unknown command");
+                }
+            }
+        }
+        true
+    }
+
+    fn cecp_usermove(&mut self, text: &str) {
+        self.settle();
+        if self.cecp.analyzing {
+            self.cecp_abort();
+        }
+        let played = self.cecp_read_move(text).and_then(|m| self.engine.game.push_move(&m).map(|()| m));
+        match played {
+            Ok(m) => {
+                self.cecp.moves.push(m);
+                if !self.cecp_check_over() {
+                    self.cecp_maybe_think();
+                }
+            }
+            Err(e) => {
+                // "illegal move 'x'" says nothing more than the line; keep any reason.
+                let l = match e.strip_prefix("illegal move '").and_then(|r| r.split_once('\'')) {
+                    Some((_, "")) => format!("Illegal move: {text}"),
+                    Some((_, why)) => {
+                        format!("Illegal move ({}): {text}", why.trim_start_matches(": "))
+                    }
+                    None => format!("Illegal move ({e}): {text}"),
+                };
+                self.say(&l);
+            }
+        }
+    }
+}
+
+/// The FEN XBoard gets: Ita's Flag abilities are no castling field XBoard
+/// can read, so they are left out (the engine keeps them).
+pub fn xboard_fen(d: &VariantDesc, fen: &str) -> String {
+    if d.name != "ita" {
+        return fen.to_string();
+    }
+    let mut f: Vec<&str> = fen.split_whitespace().collect();
+    if f.len() > 2 {
+        f[2] = "-";
+    }
+    f.join(" ")
+}
+
+/// A FEN from `setboard`: for Ita, a rights field `-` (XBoard cannot write
+/// the abilities) on a board where Flags stand on their home squares gives
+/// those Flags both abilities, as at the start.
+pub fn cecp_fen_in(variant: &str, fen: &str) -> String {
+    if variant != "ita" {
+        return fen.to_string();
+    }
+    let mut f: Vec<String> = fen.split_whitespace().map(String::from).collect();
+    if f.len() > 2
+        && f[2] == "-"
+        && let Some(b) = board_grid(fen, 10, 10)
+    {
+        {
+            let mut r = Vec::new();
+            for (sq, name, flag) in [(4, "e1", 'F'), (5, "f1", 'F'), (94, "e10", 'f'), (95, "f10", 'f')] {
+                if b[sq] == Some(flag) {
+                    r.push(format!("{name}ac"));
+                }
+            }
+            if !r.is_empty() {
+                f[2] = r.join(",");
+            }
+        }
+    }
+    f.join(" ")
+}
+
+/// The squares named in a move text, in order.
+pub fn square_list(m: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let _ = super::text::map_squares(m, |f, r| {
+        out.push(format!("{f}{r}"));
+        Some((f, r))
+    });
+    out
+}
+
+/// A canonical square's index (rank * files + file).
+pub fn square_index(sq: &str, files: usize) -> Option<usize> {
+    let mut c = sq.chars();
+    let f = c.next()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let f = (f as u8 - b'a') as usize;
+    let r: usize = c.as_str().parse().ok()?;
+    (f < files && r >= 1).then(|| (r - 1) * files + f)
+}
+
+/// The board of a FEN as piece letters by square index (rank * files + file);
+/// promoted pieces by their letter.
+pub fn board_grid(fen: &str, files: usize, ranks: usize) -> Option<Vec<Option<char>>> {
+    let board = fen.split_whitespace().next()?;
+    let board = board.split('[').next()?;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != ranks {
+        return None;
+    }
+    let mut g = vec![None; files * ranks];
+    for (i, row) in rows.iter().enumerate() {
+        let r = ranks - 1 - i;
+        let mut f = 0;
+        let mut n = 0;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                n = n * 10 + d as usize;
+                continue;
+            }
+            f += n;
+            n = 0;
+            if c == '+' {
+                continue;
+            }
+            if f < files {
+                g[r * files + f] = Some(c);
+            }
+            f += 1;
+        }
+    }
+    Some(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::new_game;
+
+    fn desc(v: &str) -> VariantDesc {
+        new_game(v).unwrap().describe()
+    }
+
+    #[test]
+    fn piece_tables() {
+        assert_eq!(piece_table(&desc("chess")), "PNBRQ................Kpnbrq................k");
+        let iago = desc("iago-b");
+        assert_eq!(piece_table(&iago), "PNBRQ..CM............Kpnbrq..cm............k");
+        assert_eq!(holdings(&iago), 7);
+        assert_eq!(template(&iago), "seirawan");
+        let ita = desc("ita");
+        assert_eq!(piece_table(&ita), "P.BR.F..C.........LS..p.br.f..c.........ls..");
+        assert_eq!(holdings(&ita), 0);
+        assert_eq!(template(&ita), "fairy");
+        let ito = desc("ito-shogi");
+        assert_eq!(template(&ito), "shogi");
+        assert_eq!(piece_table(&ito), "PTHGS...C..+++++...+.Kpthgs...c..+++++...+.k");
+        assert_eq!(template(&desc("historia-sako")), "bughouse");
+    }
+
+    #[test]
+    fn grids() {
+        let g = board_grid("4k3/8/8/8/8/8/8/4K2R w K - 0 1", 8, 8).unwrap();
+        assert_eq!(g[4], Some('K'));
+        assert_eq!(g[7], Some('R'));
+        assert_eq!(g[60], Some('k'));
+        assert_eq!(square_index("j10", 10), Some(99));
+        assert_eq!(square_list("e7e8q"), vec!["e7", "e8"]);
+        assert_eq!(
+            cecp_fen_in("ita", "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w - - 0 1"),
+            "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1"
+        );
+    }
+}

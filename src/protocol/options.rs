@@ -1,0 +1,196 @@
+//! The engine's options, shared by all modes: each mode prints them in its
+//! own form (`option name ...` for UCI and USI, `feature option="..."` for
+//! CECP) and sets them through [`Session::set_option`].
+
+use super::{Mode, Session};
+use crate::engine::{DEFAULT_HASH_MB, ItaTimeMode, MAX_HASH_MB, MAX_THREADS};
+use crate::game::VARIANTS;
+use std::io::Write;
+
+pub enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Combo { default: String, vars: Vec<String> },
+    Button,
+}
+
+pub struct Opt {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+pub const ITA_TIME_MODES: [&str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
+
+/// The name an option has in a mode (USI prefixes the standard ones).
+pub fn mode_name(name: &'static str, mode: Mode) -> &'static str {
+    match (mode, name) {
+        (Mode::Usi, "Hash") => "USI_Hash",
+        (Mode::Usi, "Ponder") => "USI_Ponder",
+        (Mode::Usi, "UCI_Variant") => "USI_Variant",
+        _ => name,
+    }
+}
+
+/// The options, in the order they are printed.
+pub fn options(current_variant: &str) -> Vec<Opt> {
+    vec![
+        Opt { name: "Hash", kind: Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 } },
+        Opt { name: "Clear Hash", kind: Kind::Button },
+        Opt { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: MAX_THREADS as i64 } },
+        Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
+        Opt { name: "Ponder", kind: Kind::Check { default: false } },
+        Opt {
+            name: "UCI_Variant",
+            kind: Kind::Combo {
+                default: current_variant.to_string(),
+                vars: VARIANTS.iter().map(|s| s.to_string()).collect(),
+            },
+        },
+        Opt {
+            name: "ItaNotation",
+            kind: Kind::Combo { default: "canonical".into(), vars: vec!["canonical".into(), "native".into()] },
+        },
+        Opt {
+            name: "ItaTimeMode",
+            kind: Kind::Combo {
+                default: "peaceful".into(),
+                vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
+            },
+        },
+    ]
+}
+
+/// `option name ... type ...` (UCI and USI).
+pub fn uci_line(o: &Opt, mode: Mode) -> String {
+    let name = mode_name(o.name, mode);
+    match &o.kind {
+        Kind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Check { default } => format!("option name {name} type check default {default}"),
+        Kind::Combo { default, vars } => {
+            let mut s = format!("option name {name} type combo default {default}");
+            for v in vars {
+                s += &format!(" var {v}");
+            }
+            s
+        }
+        Kind::Button => format!("option name {name} type button"),
+    }
+}
+
+/// `feature option="..."` (CECP). Hash, Threads and the variant have their
+/// own CECP commands (`memory`, `cores`, `variant`) and are left out.
+pub fn cecp_line(o: &Opt) -> Option<String> {
+    if matches!(o.name, "Hash" | "Threads" | "UCI_Variant" | "Ponder") {
+        return None;
+    }
+    let body = match &o.kind {
+        Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        Kind::Check { default } => format!("-check {}", *default as i32),
+        Kind::Combo { default, vars } => {
+            let mut s = format!("-combo {default}");
+            for v in vars.iter().filter(|v| *v != default) {
+                s += &format!(" /// {v}");
+            }
+            s
+        }
+        Kind::Button => "-button".into(),
+    };
+    Some(format!("feature option=\"{} {body}\"", o.name))
+}
+
+impl<W: Write> Session<W> {
+    /// Sets an option by any of its names (case-insensitive).
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let int = |v: Option<&str>| -> Result<usize, String> {
+            v.ok_or(format!("option {name} needs a value"))?
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| format!("option {name}: '{}' is not a number", v.unwrap_or("")))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" | "usi_hash" => self.engine.set_hash(int(value)?),
+            "threads" => {
+                let n = int(value)?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(format!("Threads must be 1..{MAX_THREADS}"));
+                }
+                self.engine.threads = n;
+                Ok(())
+            }
+            "multipv" => {
+                let n = int(value)?;
+                if !(1..=256).contains(&n) {
+                    return Err("MultiPV must be 1..256".into());
+                }
+                self.engine.multipv = n;
+                Ok(())
+            }
+            "clear hash" => {
+                self.engine.clear_hash();
+                Ok(())
+            }
+            "ponder" | "usi_ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("true") | Some("false") | Some("1") | Some("0") => Ok(()),
+                _ => Err("Ponder is true or false".into()),
+            },
+            "uci_variant" | "usi_variant" => {
+                let v = value.ok_or("option UCI_Variant needs a value")?.trim();
+                self.engine.set_variant(v)?;
+                self.variant_changed();
+                Ok(())
+            }
+            "itanotation" => {
+                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                    Some("canonical") => self.ita_native = false,
+                    Some("native") => self.ita_native = true,
+                    _ => return Err("ItaNotation is canonical or native".into()),
+                }
+                Ok(())
+            }
+            "itatimemode" => {
+                let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
+                self.engine.ita_time_mode = match v.as_str() {
+                    "peaceful" => ItaTimeMode::Peaceful,
+                    "easy" => ItaTimeMode::Easy,
+                    "medium" => ItaTimeMode::Medium,
+                    "hard" => ItaTimeMode::Hard,
+                    "hardcore" => ItaTimeMode::Hardcore,
+                    _ => {
+                        return Err(format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")));
+                    }
+                };
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    /// After a variant change: the variant line (UCI, USI) or the `setup`
+    /// and `piece` commands (CECP).
+    pub fn variant_changed(&mut self) {
+        match self.mode {
+            Mode::Cecp => self.cecp_setup(),
+            Mode::Uci | Mode::Usi => {
+                let l = self.variant_line();
+                self.say(&l);
+            }
+        }
+    }
+
+    /// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`,
+    /// as Fairy-Stockfish prints it.
+    pub fn variant_line(&self) -> String {
+        let d = self.engine.game.describe();
+        format!(
+            "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
+            d.name,
+            d.files,
+            d.ranks,
+            d.hand_types.len(),
+            super::cecp::template(&d),
+            d.start_fen
+        )
+    }
+}

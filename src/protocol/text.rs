@@ -1,0 +1,152 @@
+//! Move texts as each mode writes them. The engine speaks canonical UCI
+//! (`e2e4`, `e7e8q`, `N@c1`, `a10a9`); the modes differ:
+//! - UCI: canonical, or with Ita's native file names (`ItaNotation native`);
+//! - USI: drops are written `P*e4`; Ita's native names as in UCI;
+//! - CECP: on boards of exactly 10 ranks XBoard counts ranks from 0
+//!   (`a0`..`j9`); drops `P@e4` as in UCI.
+
+use super::Mode;
+use super::Session;
+use crate::variants::ita;
+use std::io::Write;
+
+/// Converts move texts between the engine and the GUI for one mode and variant.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveText {
+    pub mode: Mode,
+    /// Ita with native square names.
+    pub ita_native: bool,
+    /// The board has exactly 10 ranks and the mode is CECP.
+    pub zero_based_ranks: bool,
+}
+
+/// Rewrites every square (a lower-case letter and digits) of a move text
+/// with `f`; other characters stay. `None` if `f` refuses a square.
+pub fn map_squares(text: &str, mut f: impl FnMut(char, u32) -> Option<(char, u32)>) -> Option<String> {
+    let c: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < c.len() {
+        if c[i].is_ascii_lowercase() && i + 1 < c.len() && c[i + 1].is_ascii_digit() {
+            let file = c[i];
+            let mut j = i + 1;
+            while j < c.len() && c[j].is_ascii_digit() {
+                j += 1;
+            }
+            let digits: String = c[i + 1..j].iter().collect();
+            let rank: u32 = digits.parse().ok()?;
+            let (f2, r2) = f(file, rank)?;
+            out.push(f2);
+            out += &r2.to_string();
+            i = j;
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+impl MoveText {
+    /// The engine's move as the GUI reads it.
+    pub fn write(&self, m: &str) -> String {
+        if m == "0000" {
+            return if self.mode == Mode::Cecp { "@@@@".into() } else { m.into() };
+        }
+        match self.mode {
+            Mode::Uci | Mode::Usi => {
+                let m = if self.mode == Mode::Usi { m.replacen('@', "*", 1) } else { m.to_string() };
+                if self.ita_native { ita::move_to_native(&m).unwrap_or(m) } else { m }
+            }
+            Mode::Cecp => {
+                if self.zero_based_ranks {
+                    map_squares(m, |f, r| Some((f, r - 1))).unwrap_or_else(|| m.into())
+                } else {
+                    m.into()
+                }
+            }
+        }
+    }
+
+    /// The GUI's move text in the engine's notation. Errors say why the
+    /// text is not a move of this notation.
+    pub fn read(&self, m: &str) -> Result<String, String> {
+        match self.mode {
+            Mode::Uci | Mode::Usi => {
+                let m = if self.mode == Mode::Usi { m.replacen('*', "@", 1) } else { m.to_string() };
+                if self.ita_native && m != "0000" {
+                    ita::move_to_canonical(&m).ok_or_else(|| format!("'{m}' is not a move in native Ita squares"))
+                } else {
+                    Ok(m)
+                }
+            }
+            Mode::Cecp => {
+                if m == "@@@@" {
+                    return Ok("0000".into());
+                }
+                if self.zero_based_ranks {
+                    map_squares(m, |f, r| r.checked_add(1).map(|r| (f, r)))
+                        .ok_or_else(|| format!("'{m}' is not a move"))
+                } else {
+                    Ok(m.into())
+                }
+            }
+        }
+    }
+}
+
+impl<W: Write> Session<W> {
+    /// The move converter for the current mode, variant and options.
+    pub fn move_writer(&self) -> MoveText {
+        let ita = self.engine.variant() == "ita";
+        MoveText {
+            mode: self.mode,
+            ita_native: ita && self.ita_native && self.mode != Mode::Cecp,
+            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game.describe().ranks == 10,
+        }
+    }
+
+    /// The board picture of `d`, with Ita's native file names when chosen.
+    pub fn board_picture(&self) -> String {
+        let p = self.engine.game.pretty();
+        if !self.move_writer().ita_native {
+            return p;
+        }
+        let mut lines: Vec<String> = p.lines().map(String::from).collect();
+        if let Some(last) = lines.iter_mut().rev().find(|l| !l.trim().is_empty()) {
+            let mut s = String::from("  ");
+            for f in ita::NATIVE_FILES {
+                s += &format!("{f:^3} ");
+            }
+            *last = s;
+        }
+        let mut out = lines.join("\n");
+        if p.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn conversions() {
+        let usi = MoveText { mode: Mode::Usi, ita_native: false, zero_based_ranks: false };
+        assert_eq!(usi.write("P@a13"), "P*a13");
+        assert_eq!(usi.read("P*a13").unwrap(), "P@a13");
+        let cecp10 = MoveText { mode: Mode::Cecp, ita_native: false, zero_based_ranks: true };
+        assert_eq!(cecp10.write("e2e3"), "e1e2");
+        assert_eq!(cecp10.write("a10a9"), "a9a8");
+        assert_eq!(cecp10.read("a9a8").unwrap(), "a10a9");
+        assert_eq!(cecp10.read("e0e1").unwrap(), "e1e2");
+        assert_eq!(cecp10.read("e5a5,a5e5").unwrap(), "e6a6,a6e6");
+        let native = MoveText { mode: Mode::Uci, ita_native: true, zero_based_ranks: false };
+        assert_eq!(native.write("f2f3"), "œ2œ3");
+        assert_eq!(native.read("lz1lz7").unwrap(), "g1g7");
+        assert!(native.read("b1b2").is_err());
+        assert_eq!(map_squares("N@c1", |f, r| Some((f, r + 1))).unwrap(), "N@c2");
+        assert_eq!(map_squares("e7e8q", |f, r| Some((f, r))).unwrap(), "e7e8q");
+    }
+}
