@@ -9,6 +9,76 @@ use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, DropRule, TypeTables, Variant};
 
+/// Where generated moves go: a move list, or a counter of legal moves.
+pub trait MoveSink<B: Bits> {
+    fn push(&mut self, m: Move);
+    /// Plain moves of the piece on `from` to every square of `targets`.
+    #[inline(always)]
+    fn targets(&mut self, from: usize, targets: B) {
+        for to in targets.iter() {
+            self.push(Move::normal(from, to));
+        }
+    }
+    /// Drops of type `t` on every square of `targets`.
+    #[inline(always)]
+    fn drops(&mut self, t: u8, targets: B) {
+        for to in targets.iter() {
+            self.push(Move::new(0, to, Kind::Drop, t));
+        }
+    }
+}
+
+impl<B: Bits> MoveSink<B> for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        arrayvec::ArrayVec::push(self, m);
+    }
+}
+
+/// Counts legal moves; whole target sets are counted at once where pins and
+/// checkers settle their legality (bulk counting at perft's last ply).
+pub struct LegalCounter<'a, V: Variant> {
+    pos: &'a Position<V>,
+    ctx: LegalCtx<Bb<V>>,
+    pub count: u64,
+}
+
+impl<V: Variant> MoveSink<Bb<V>> for LegalCounter<'_, V> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.count += u64::from(self.pos.is_legal(m, &self.ctx));
+    }
+    #[inline(always)]
+    fn targets(&mut self, from: usize, targets: Bb<V>) {
+        let ctx = &self.ctx;
+        if V::FAST_LEGAL && (ctx.king == NO_SQ || (from != ctx.king && !ctx.pinned.has(from))) {
+            let allowed = if ctx.checkers.is_empty() {
+                targets
+            } else if ctx.checkers.several() {
+                Bb::<V>::ZERO
+            } else {
+                let c = ctx.checkers.lsb();
+                targets & (V::G::between(ctx.king, c) | Bb::<V>::bit(c))
+            };
+            self.count += allowed.count() as u64;
+        } else {
+            for to in targets.iter() {
+                self.push(Move::normal(from, to));
+            }
+        }
+    }
+    #[inline(always)]
+    fn drops(&mut self, t: u8, targets: Bb<V>) {
+        if V::FAST_LEGAL && (self.ctx.king == NO_SQ || self.ctx.checkers.is_empty()) {
+            self.count += targets.count() as u64;
+        } else {
+            for to in targets.iter() {
+                self.push(Move::new(0, to, Kind::Drop, t));
+            }
+        }
+    }
+}
+
 /// What legality tests need about the side to move, computed once per node.
 #[derive(Clone, Copy, Debug)]
 pub struct LegalCtx<B> {
@@ -21,9 +91,33 @@ impl<V: Variant> Position<V> {
     /// Pieces of `color` that could capture on `sq` with occupancy `occ`.
     pub fn attackers_to(&self, sq: usize, color: usize, occ: Bb<V>) -> Bb<V> {
         let tables = V::tables();
+        let mine = self.by_color[color] & occ;
         let mut att = Bb::<V>::ZERO;
+        // Unlimited line riders (rook, bishop, queen ...): each line once for all of them.
+        for (group, dirs) in [(tables.orth_riders, 0..4), (tables.diag_riders, 4..8)] {
+            if group == 0 {
+                continue;
+            }
+            let mut riders = Bb::<V>::ZERO;
+            let mut g = group;
+            while g != 0 {
+                riders |= self.by_type[g.trailing_zeros() as usize];
+                g &= g - 1;
+            }
+            riders &= mine;
+            if riders.any() {
+                let mut lines = Bb::<V>::ZERO;
+                for d in dirs {
+                    lines |= V::G::ray_attacks(sq, d, occ);
+                }
+                att |= lines & riders;
+            }
+        }
         for t in 1..=tables.n_types {
-            let bb = self.by_type[t] & self.by_color[color] & occ;
+            if tables.grouped_only & (1 << t) != 0 {
+                continue;
+            }
+            let bb = self.by_type[t] & mine;
             if bb.is_empty() {
                 continue;
             }
@@ -32,7 +126,18 @@ impl<V: Variant> Position<V> {
             let pt = &tt.by_color[color ^ 1];
             let mut a = pt.leap_c[sq];
             if !pt.slide_dirs_c.is_empty() {
-                a |= slide_targets::<V::G>(sq, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
+                let (orth, diag) = (tables.orth_riders & (1 << t) != 0, tables.diag_riders & (1 << t) != 0);
+                if !orth && !diag {
+                    a |= slide_targets::<V::G>(sq, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
+                } else {
+                    // Only the lines the groups above did not cover.
+                    for &d in &pt.slide_dirs_c {
+                        if (d < 4 && !orth) || (d >= 4 && !diag) {
+                            let line = V::G::ray_attacks(sq, d, occ);
+                            a |= if pt.limited_c { line & pt.range_mask_c[sq] } else { line };
+                        }
+                    }
+                }
             }
             if tt.exotic {
                 for l in &tt.by_color[color].lame_rev_c[sq] {
@@ -124,7 +229,7 @@ impl<V: Variant> Position<V> {
         let pt = &tt.by_color[us];
         let mut quiet = pt.leap_m[from] & empty;
         let mut caps = pt.leap_c[from] & cap_mask;
-        let uniform = pt.uniform_slides();
+        let uniform = pt.uniform;
         if !pt.slide_dirs_c.is_empty() {
             let s = slide_targets::<V::G>(from, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
             caps |= s & cap_mask;
@@ -171,15 +276,23 @@ impl<V: Variant> Position<V> {
     /// Generates pseudo-legal moves (legal but for king safety and the
     /// variant's post-move rules).
     pub fn generate(&self, list: &mut MoveList) {
-        self.generate_kind::<false>(list);
+        self.generate_into::<false, _>(list);
     }
 
     /// Captures and promotions only (quiescence search).
     pub fn generate_captures(&self, list: &mut MoveList) {
-        self.generate_kind::<true>(list);
+        self.generate_into::<true, _>(list);
     }
 
-    fn generate_kind<const CAPS: bool>(&self, list: &mut MoveList) {
+    /// Counts the legal moves without listing them (perft's last ply).
+    pub fn count_legal(&self) -> u64 {
+        let mut counter = LegalCounter { pos: self, ctx: self.legal_ctx(), count: 0 };
+        self.generate_into::<false, _>(&mut counter);
+        counter.count
+    }
+
+    /// Generates into any sink: all moves, or (CAPS) captures and promotions.
+    pub fn generate_into<const CAPS: bool, S: MoveSink<Bb<V>>>(&self, list: &mut S) {
         let us = self.side;
         let occ = self.occupied();
         let all = V::G::tables().all;
@@ -197,9 +310,7 @@ impl<V: Variant> Position<V> {
                 if let Some(m) = only {
                     targets &= m;
                 }
-                for to in targets.iter() {
-                    list.push(Move::new(0, to, Kind::Drop, t));
-                }
+                list.drops(t, targets);
             }
             if only.is_some() {
                 return;
@@ -231,9 +342,7 @@ impl<V: Variant> Position<V> {
                 };
                 if t == V::PAWN {
                     let zone = tables.promotion_zone[us];
-                    for to in (targets & !zone).iter() {
-                        list.push(Move::normal(from, to));
-                    }
+                    list.targets(from, targets & !zone);
                     for to in (targets & zone).iter() {
                         for &p in V::PROMOTIONS {
                             if V::promotion_allowed(self, us, p) {
@@ -254,9 +363,7 @@ impl<V: Variant> Position<V> {
                         }
                     }
                 } else {
-                    for to in targets.iter() {
-                        list.push(Move::normal(from, to));
-                    }
+                    list.targets(from, targets);
                 }
             }
         }
@@ -269,17 +376,17 @@ impl<V: Variant> Position<V> {
         if V::CASTLING && !CAPS {
             self.generate_castling(list);
         }
-        if CAPS {
-            let mut extra = MoveList::new();
-            V::extra_moves(self, &mut extra);
-            let them = self.by_color[us ^ 1];
-            list.extend(extra.into_iter().filter(|m| them.has(m.to())));
-        } else {
-            V::extra_moves(self, list);
+        let mut extra = MoveList::new();
+        V::extra_moves(self, &mut extra);
+        let them = self.by_color[us ^ 1];
+        for m in extra {
+            if !CAPS || them.has(m.to()) {
+                list.push(m);
+            }
         }
     }
 
-    fn generate_castling(&self, list: &mut MoveList) {
+    fn generate_castling<S: MoveSink<Bb<V>>>(&self, list: &mut S) {
         let us = self.side;
         let rank = if us == 0 { 0 } else { V::G::RANKS - 1 };
         let ksq = V::G::square(4, rank);
@@ -313,7 +420,7 @@ impl<V: Variant> Position<V> {
     }
 
     /// Whether a pseudo-legal move is legal.
-    #[inline]
+    #[inline(always)]
     pub fn is_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> bool {
         if V::FAST_LEGAL {
             return ctx.king == NO_SQ || self.fast_legal(m, ctx);
@@ -323,7 +430,7 @@ impl<V: Variant> Position<V> {
         (k == NO_SQ || child.attackers_to(k, child.side, child.occupied()).is_empty()) && V::post_legal(self, &child)
     }
 
-    #[inline]
+    #[inline(always)]
     fn fast_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> bool {
         let kind = m.kind();
         let from = m.from();

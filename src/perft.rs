@@ -11,12 +11,12 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     if V::board_end(pos).is_some() {
         return 0;
     }
+    if depth == 1 {
+        return pos.count_legal();
+    }
     let mut list = MoveList::new();
     pos.generate(&mut list);
     let ctx = pos.legal_ctx();
-    if depth == 1 {
-        return list.iter().filter(|&&m| pos.is_legal(m, &ctx)).count() as u64;
-    }
     let mut n = 0;
     for &m in list.iter() {
         if pos.is_legal(m, &ctx) {

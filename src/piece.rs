@@ -235,6 +235,8 @@ pub struct PieceTable<B> {
     pub range_mask_c: Vec<B>,
     pub limited_m: bool,
     pub limited_c: bool,
+    /// Slides are the same for moving and capturing.
+    pub uniform: bool,
     /// Lame leaps from each square, and for captures the reverse view: which
     /// squares could lame-capture onto each square, with their path.
     pub lame: Vec<Vec<LameLeap<B>>>,
@@ -259,6 +261,7 @@ impl<B: Bits> PieceTable<B> {
             range_mask_c: vec![B::ZERO; n],
             limited_m: false,
             limited_c: false,
+            uniform: true,
             lame: vec![Vec::new(); n],
             lame_rev_c: vec![Vec::new(); n],
             riders: vec![],
@@ -331,6 +334,7 @@ impl<B: Bits> PieceTable<B> {
         }
         t.limited_m = t.slide_m.iter().any(|&r| r > 0 && r != u32::MAX);
         t.limited_c = t.slide_c.iter().any(|&r| r > 0 && r != u32::MAX);
+        t.uniform = t.slide_m == t.slide_c;
         for sq in 0..n {
             for (ranges, mask) in [(&t.slide_m, &mut t.range_mask_m), (&t.slide_c, &mut t.range_mask_c)] {
                 for d in 0..8 {
@@ -349,11 +353,6 @@ impl<B: Bits> PieceTable<B> {
             }
         }
         t
-    }
-
-    /// Whether slides are the same for moving and capturing.
-    pub fn uniform_slides(&self) -> bool {
-        self.slide_m == self.slide_c
     }
 }
 

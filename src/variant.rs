@@ -263,8 +263,13 @@ pub struct VariantTables<G: Geometry> {
     pub types: Vec<TypeTables<G::B>>,
     pub n_types: usize,
     pub promotion_zone: [G::B; 2],
-    /// Types that capture by sliding (so can pin), as a bitmask over types.
-    pub slider_types: u32,
+    /// Types that capture by sliding without range limit along all four
+    /// orthogonal (resp. diagonal) lines, as bitmasks over types: attack
+    /// detection computes those lines once for all of them.
+    pub orth_riders: u32,
+    pub diag_riders: u32,
+    /// Types whose captures are all covered by the two groups above.
+    pub grouped_only: u32,
 }
 
 impl<G: Geometry> VariantTables<G> {
@@ -276,7 +281,7 @@ impl<G: Geometry> VariantTables<G> {
             slide_c_mask: [0; 2],
         };
         types.push(empty);
-        let mut slider_types = 0u32;
+        let (mut orth_riders, mut diag_riders, mut grouped_only) = (0u32, 0u32, 0u32);
         for (i, def) in V::PIECES.iter().enumerate() {
             let t = (i + 1) as u8;
             let comps = match parse_betza(def.betza) {
@@ -290,8 +295,17 @@ impl<G: Geometry> VariantTables<G> {
             let slide_c_mask = [0, 1].map(|c| {
                 by_color[c].slide_c.iter().enumerate().fold(0u8, |m, (d, &r)| if r > 0 { m | 1 << d } else { m })
             });
-            if slide_c_mask[0] != 0 {
-                slider_types |= 1 << t;
+            let unlimited =
+                |dirs: std::ops::Range<usize>| by_color.iter().all(|p| dirs.clone().all(|d| p.slide_c[d] == u32::MAX));
+            let (orth, diag) = (unlimited(0..4), unlimited(4..8));
+            orth_riders |= u32::from(orth) << t;
+            diag_riders |= u32::from(diag) << t;
+            let covered = by_color.iter().all(|p| {
+                (0..8).all(|d| p.slide_c[d] == 0 || (d < 4 && orth) || (d >= 4 && diag))
+                    && p.leap_c.iter().all(|b| b.is_empty())
+            });
+            if covered && !exotic && (orth || diag) {
+                grouped_only |= 1 << t;
             }
             types.push(TypeTables { by_color, exotic, slide_c_mask });
         }
@@ -299,7 +313,9 @@ impl<G: Geometry> VariantTables<G> {
             types,
             n_types: V::PIECES.len(),
             promotion_zone: [V::promotion_zone(0), V::promotion_zone(1)],
-            slider_types,
+            orth_riders,
+            diag_riders,
+            grouped_only,
         }
     }
 }
