@@ -6,6 +6,7 @@ use crate::game::{AnyGame, VARIANTS, new_game};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
+use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -15,17 +16,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
 
-/// Ita's time modes (rulings, "Time modes"): stored for time management
-/// to read; the protocol sets it with the option `ItaTimeMode`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ItaTimeMode {
-    #[default]
-    Peaceful,
-    Easy,
-    Medium,
-    Hard,
-    Hardcore,
-}
+pub use crate::timeman::ItaTimeMode;
 
 struct Running {
     shared: Arc<Shared>,
@@ -113,6 +104,9 @@ impl Engine {
     /// Starts a search in the background; its events arrive on `events`.
     pub fn go(&mut self, limits: Limits) {
         self.wait();
+        // Ita's clock regenerates: plan with it.
+        let limits =
+            if self.variant() == crate::variants::ita::Ita::NAME { self.ita_time_mode.plan(limits) } else { limits };
         let shared = Arc::new(Shared::new(limits.ponder));
         let game = self.game.clone_box();
         let tt = self.tt.clone();

@@ -151,16 +151,8 @@ impl<W: Write> Session<W> {
             }
             "itatimemode" => {
                 let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
-                self.engine.ita_time_mode = match v.as_str() {
-                    "peaceful" => ItaTimeMode::Peaceful,
-                    "easy" => ItaTimeMode::Easy,
-                    "medium" => ItaTimeMode::Medium,
-                    "hard" => ItaTimeMode::Hard,
-                    "hardcore" => ItaTimeMode::Hardcore,
-                    _ => {
-                        return Err(format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")));
-                    }
-                };
+                self.engine.ita_time_mode = ItaTimeMode::parse(&v)
+                    .ok_or_else(|| format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")))?;
                 Ok(())
             }
             _ => Err(format!("unknown option '{name}'")),

@@ -5,66 +5,7 @@
 
 use std::time::Duration;
 
-/// Milliseconds in one degree of Ita's clock (360 arc-minutes = 42.12 s).
-pub const DEGREE_MS: u64 = 42_120;
-/// Milliseconds in one arc-minute (1/360 degree).
-pub const ARCMIN_MS: u64 = DEGREE_MS / 360;
-
-/// Ita's time modes (`/work/shared/rules/ita.md`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ItaMode {
-    Peaceful,
-    Easy,
-    Medium,
-    Hard,
-    Hardcore,
-}
-
-impl ItaMode {
-    pub fn parse(s: &str) -> Option<ItaMode> {
-        Some(match s {
-            "peaceful" => ItaMode::Peaceful,
-            "easy" => ItaMode::Easy,
-            "medium" => ItaMode::Medium,
-            "hard" => ItaMode::Hard,
-            "hardcore" => ItaMode::Hardcore,
-            _ => return None,
-        })
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            ItaMode::Peaceful => "peaceful",
-            ItaMode::Easy => "easy",
-            ItaMode::Medium => "medium",
-            ItaMode::Hard => "hard",
-            ItaMode::Hardcore => "hardcore",
-        }
-    }
-    /// Starting time of `color` (0 = White) in ms; `None` without a clock.
-    pub fn start_ms(self, color: usize) -> Option<u64> {
-        let (deg, arcmin) = match (self, color) {
-            (ItaMode::Peaceful, _) => return None,
-            (ItaMode::Easy, 0) => (75, 0),
-            (ItaMode::Easy, _) => (80, 0),
-            (ItaMode::Medium, 0) => (30, 0),
-            (ItaMode::Medium, _) => (32, 200),
-            (ItaMode::Hard, 0) => (10, 180),
-            (ItaMode::Hard, _) => (12, 120),
-            (ItaMode::Hardcore, 0) => (5, 0),
-            (ItaMode::Hardcore, _) => (6, 0),
-        };
-        Some(deg * DEGREE_MS + arcmin * ARCMIN_MS)
-    }
-    /// Regeneration: (every how many own moves, how many ms are added).
-    pub fn regeneration(self) -> Option<(u32, u64)> {
-        match self {
-            ItaMode::Easy => Some((6, 5 * DEGREE_MS)),
-            ItaMode::Medium => Some((6, 3 * DEGREE_MS)),
-            ItaMode::Hard => Some((9, DEGREE_MS)),
-            ItaMode::Peaceful | ItaMode::Hardcore => None,
-        }
-    }
-}
+pub use crate::timeman::{ARCMIN_MS, DEGREE_MS, ItaTimeMode as ItaMode};
 
 /// How a side's clock runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
