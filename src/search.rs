@@ -97,11 +97,18 @@ pub struct Shared {
     /// While set, the clock does not stop the search (`go ponder` before `ponderhit`).
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
+    /// The deepest iteration any thread has completed.
+    pub depth_done: std::sync::atomic::AtomicI32,
 }
 
 impl Shared {
     pub fn new(ponder: bool) -> Self {
-        Shared { stop: AtomicBool::new(false), pondering: AtomicBool::new(ponder), nodes: AtomicU64::new(0) }
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            nodes: AtomicU64::new(0),
+            depth_done: std::sync::atomic::AtomicI32::new(0),
+        }
     }
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
@@ -665,6 +672,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 break;
             }
             self.completed_depth = depth;
+            self.shared.depth_done.fetch_max(depth, Ordering::Relaxed);
+            // Any thread reaching the requested depth ends the search.
+            if depth >= max_depth && !self.limits.infinite && !self.shared.pondering.load(Ordering::Relaxed) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.id == 0 {
                 report(self, depth, multipv);
                 let best = self.root_moves[0].score;
@@ -736,7 +748,7 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                     .spawn_scoped(s, move || {
                         let mut w = Worker::<V>::new(id, shared, tt, limits, tm, &keys, rms);
                         w.iterate(&root, 1, &mut |_, _, _| {});
-                        w.nodes
+                        (w.nodes, w.completed_depth, w.root_moves.first().cloned())
                     })
                     .expect("spawn search thread"),
             );
@@ -773,10 +785,17 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
         wait_while_infinite(job.limits, job.shared);
         job.shared.stop.store(true, Ordering::Relaxed);
         total += w.nodes;
-        for h in helpers {
-            total += h.join().unwrap_or(0);
-        }
+        let mut best_depth = w.completed_depth;
         best = w.root_moves.first().cloned();
+        for h in helpers {
+            let (nodes, depth, rm) = h.join().unwrap_or((0, 0, None));
+            total += nodes;
+            // The answer comes from the deepest completed iteration (the main thread on ties).
+            if depth > best_depth {
+                best_depth = depth;
+                best = rm;
+            }
+        }
     });
     let (best_s, ponder) = match &best {
         Some(rm) => {
