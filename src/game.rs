@@ -10,7 +10,6 @@ use crate::search::{Event, SearchJob, Shared, run_search};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crate::variant::{Outcome, PieceDef, Variant};
-use crate::variants;
 use crossbeam_channel::Sender;
 
 /// What the protocol layer can ask of a game without knowing its variant.
@@ -319,6 +318,5 @@ macro_rules! with_variant {
 pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"];
 
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
-    let _ = variants::chess::PAWN;
     with_variant!(name, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
 }

@@ -144,15 +144,14 @@ pub fn build_tables<G: Geometry>() -> GeoTables<G::B> {
     });
     let mut between = vec![G::B::ZERO; n * n];
     for a in 0..n {
-        for (d, ray) in rays.iter().enumerate() {
+        for &(df, dr) in &DIRS {
             let mut cur = a;
             let mut acc = G::B::ZERO;
-            while let Some(s) = G::offset(cur, DIRS[d].0, DIRS[d].1) {
+            while let Some(s) = G::offset(cur, df, dr) {
                 between[a * n + s] = acc;
                 acc |= G::B::bit(s);
                 cur = s;
             }
-            let _ = ray;
         }
     }
     let files = (0..G::FILES).map(|f| (0..G::RANKS).fold(G::B::ZERO, |b, r| b | G::B::bit(G::square(f, r)))).collect();

@@ -3,7 +3,7 @@
 //! otherwise make-and-test.
 
 use crate::bitboard::Bits;
-use crate::geometry::{DIRS, Geometry, opposite};
+use crate::geometry::{Geometry, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{NO_SQ, Position};
@@ -179,8 +179,8 @@ impl<V: Variant> Position<V> {
         if V::FAST_LEGAL {
             let tables = V::tables();
             let rays = &V::G::tables().rays;
-            for d in 0..8 {
-                let ray = rays[d][king] & occ;
+            for (d, dir_rays) in rays.iter().enumerate() {
+                let ray = dir_rays[king] & occ;
                 if ray.is_empty() {
                     continue;
                 }
@@ -188,7 +188,7 @@ impl<V: Variant> Position<V> {
                 if self.color_on(b1) != us {
                     continue;
                 }
-                let beyond = rays[d][b1] & occ;
+                let beyond = dir_rays[b1] & occ;
                 if beyond.is_empty() {
                     continue;
                 }
@@ -201,11 +201,9 @@ impl<V: Variant> Position<V> {
                 let back = opposite(d);
                 let range = pt.slide_c[back];
                 if range > 0 {
-                    let (df, dr) = DIRS[d];
                     let dist = (V::G::file_of(b2) as i32 - V::G::file_of(king) as i32)
                         .abs()
                         .max((V::G::rank_of(b2) as i32 - V::G::rank_of(king) as i32).abs());
-                    let _ = (df, dr);
                     if dist as u32 <= range {
                         pinned |= Bb::<V>::bit(b1);
                     }

@@ -70,7 +70,6 @@ pub struct Info {
     pub seldepth: usize,
     pub multipv: usize,
     pub score: Score,
-    pub bound: Option<Bound>,
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,
@@ -769,7 +768,6 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                     seldepth: w.seldepth(),
                     multipv: i + 1,
                     score: Score::from_value(rm.score),
-                    bound: None,
                     nodes,
                     nps: nodes * 1000 / ms.max(1),
                     hashfull: job.tt.hashfull(),
@@ -779,9 +777,6 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
             }
         };
         w.iterate(&root, job.multipv, &mut report);
-        if w.completed_depth == 0 && !job.shared.stopped() {
-            // Nothing finished (e.g. a tiny node limit): fall back to the first root move.
-        }
         wait_while_infinite(job.limits, job.shared);
         job.shared.stop.store(true, Ordering::Relaxed);
         total += w.nodes;
