@@ -46,6 +46,8 @@ pub struct Etcetera;
 
 impl Variant for Etcetera {
     type G = Board7x8;
+    // Stalemate loses here too, but null-move pruning stays on: switching it off
+    // measured -75 +- 68 Elo (80 games at 1+0.01); zugzwang is rare with Men and pawns.
     const NAME: &'static str = "etcetera";
     const START_FEN: &'static str = "gerkreg/ppppppp/3m3/3m3/3M3/3M3/PPPPPPP/GERKREG w - - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;
