@@ -31,12 +31,18 @@ const EQUIPMENT: [u32; 9] = [0, 8, 2, 2, 2, 1, 1, 1, 1];
 
 /// The rules both classes share, written once over the class.
 macro_rules! iago_variant {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
+    ($(#[$doc:meta])* $ty:ident, $rules:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
         $(#[$doc])*
+        ///
+        /// `GATING` and `DROPS` are the rule options `IagoGating` and
+        /// `IagoDrops` (the rulings: both on, the type alias without `Rules`).
         #[derive(Clone, Copy, Debug, Default)]
-        pub struct $ty;
+        pub struct $rules<const GATING: bool, const DROPS: bool>;
 
-        impl Variant for $ty {
+        /// The class as the rulings have it: gating and drops allowed.
+        pub type $ty = $rules<true, true>;
+
+        impl<const GATING: bool, const DROPS: bool> Variant for $rules<GATING, DROPS> {
             type G = Board8x8;
             const NAME: &'static str = $name;
             const START_FEN: &'static str = $fen;
@@ -48,7 +54,7 @@ macro_rules! iago_variant {
             const PROMOTION_USES_HAND: bool = true;
             const CASTLING: bool = true;
             const EN_PASSANT: bool = true;
-            const GATING: bool = true;
+            const GATING: bool = GATING;
             const STALEMATE_DRAWS: bool = true;
             crate::variant_tables!(Board8x8);
 
@@ -61,8 +67,15 @@ macro_rules! iago_variant {
             fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
                 $drop_rule(pos)
             }
+            /// Without drops only a forced placement remains (IAGO-C's queen square).
             fn drop_targets(pos: &Position<Self>, us: usize, _t: u8) -> u64 {
-                back_rank(us) & !pos.occupied()
+                if DROPS {
+                    back_rank(us) & !pos.occupied()
+                } else if let DropRule::Only(b) = $drop_rule(pos) {
+                    b
+                } else {
+                    0
+                }
             }
             fn parse_rights(field: &str) -> Option<[u64; 2]> {
                 parse_castling(field, true)
@@ -83,6 +96,7 @@ macro_rules! iago_variant {
 iago_variant!(
     /// IAGO B-class: FIDE set-up, Marshall and Cardinal in reserve.
     IagoB,
+    IagoBRules,
     "iago-b",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: drops_free
@@ -91,6 +105,7 @@ iago_variant!(
 iago_variant!(
     /// IAGO C-class: the queen's square starts empty; Q, M, C in reserve.
     IagoC,
+    IagoCRules,
     "iago-c",
     "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: queen_square_first

@@ -45,10 +45,26 @@ pub const PIECES: [PieceDef; 7] = [
     PieceDef { name: "Pawn", letter: "P", betza: "vWbF", value: 100 },
 ];
 
+/// The pieces with the Leaper capturing by replacement (`ItaLeaperCapture
+/// replacement`): a cannon that moves onto its victim.
+pub const PIECES_REPLACEMENT: [PieceDef; 7] = {
+    let mut p = PIECES;
+    p[LEAPER as usize - 1].betza = "mRcpR";
+    p
+};
+
 type Bb = u128;
 
+/// Ita under rule options (Calvinita's changes): `REPLACEMENT` makes the
+/// Leaper capture by replacement (option `ItaLeaperCapture replacement`)
+/// instead of igui; `RANK_GOAL` lets a Flag score the goal on any square of
+/// the far rank (option `ItaGoal rank`) instead of the enemy Flags' home
+/// squares. [`Ita`] is the rulings: both off.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ita;
+pub struct ItaRules<const REPLACEMENT: bool, const RANK_GOAL: bool>;
+
+/// Ita as the rulings have it.
+pub type Ita = ItaRules<false, false>;
 
 /// The Flags' own steps: forward (per colour) and the four diagonals.
 struct FlagSteps {
@@ -67,9 +83,13 @@ fn flag_steps() -> &'static FlagSteps {
     })
 }
 
-/// The squares a side's Flag must reach (the enemy Flags' home squares).
-fn goal(color: usize) -> Bb {
+/// The squares a side's Flag must reach: the enemy Flags' home squares, or
+/// (`whole_rank`, option `ItaGoal rank`) the whole far rank.
+fn goal(color: usize, whole_rank: bool) -> Bb {
     let rank = if color == WHITE { 9 } else { 0 };
+    if whole_rank {
+        return Board10x10::rank_bb(rank);
+    }
     Bb::bit(Board10x10::square(4, rank)) | Bb::bit(Board10x10::square(5, rank))
 }
 
@@ -78,14 +98,26 @@ fn ninth_rank(color: usize) -> Bb {
     Board10x10::rank_bb(if color == WHITE { 8 } else { 1 })
 }
 
-impl Variant for Ita {
+impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLACEMENT, RANK_GOAL> {
     type G = Board10x10;
     const NAME: &'static str = "ita";
     const START_FEN: &'static str =
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";
-    const PIECES: &'static [PieceDef] = &PIECES;
+    const PIECES: &'static [PieceDef] = if REPLACEMENT { &PIECES_REPLACEMENT } else { &PIECES };
     const REPETITION_DRAWS: bool = false;
-    crate::variant_tables!(Board10x10);
+
+    /// One static per Leaper mode: the generic impl would otherwise share one
+    /// table between both (the goal option does not change the tables).
+    fn tables() -> &'static crate::variant::VariantTables<Board10x10> {
+        use crate::variant::VariantTables;
+        if REPLACEMENT {
+            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
+            T.get_or_init(VariantTables::build::<ItaRules<true, false>>)
+        } else {
+            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
+            T.get_or_init(VariantTables::build::<ItaRules<false, false>>)
+        }
+    }
 
     /// The Flag abilities: a forward capture (`c`), diagonal steps (`a`) and
     /// diagonal captures (`a` and `c` together).
@@ -153,7 +185,7 @@ impl Variant for Ita {
         let mover = pos.side ^ 1;
         let them = pos.side;
         let flags = pos.pieces(mover, FLAG);
-        let scored = flags & goal(mover);
+        let scored = flags & goal(mover, RANK_GOAL);
         if scored != 0 {
             let other = flags & !Bb::bit(scored.lsb());
             let (mine, theirs) = if other == 0 {
