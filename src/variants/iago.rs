@@ -232,4 +232,75 @@ mod tests {
         let held = Position::<IagoB>::from_fen("k7/8/1K6/8/8/8/8/8[M] b - - 0 1").unwrap();
         assert!(IagoB::rule_end(&held).is_none());
     }
+
+    // ------------------------------------------------------- rule options
+
+    #[test]
+    fn rule_options_from_the_start() {
+        let start = IagoB::START_FEN;
+        // The rulings: the 20 FIDE moves and 8 knight moves gating M or C;
+        // the back rank is full, so no drops.
+        assert_eq!(moves::<IagoB>(start).len(), 28);
+        assert_eq!(moves::<IagoBRules<true, false>>(start).len(), 28);
+        // Without gating: exactly the 20 FIDE moves.
+        let fide = moves::<crate::variants::chess::Chess>(crate::variants::chess::Chess::START_FEN);
+        assert_eq!(fide.len(), 20);
+        assert_eq!(moves::<IagoBRules<false, true>>(start), fide);
+        assert_eq!(moves::<IagoBRules<false, false>>(start), fide);
+        // IAGO-C: the forced placement on d1 stays whatever the options.
+        let c = IagoC::START_FEN;
+        for m in [moves::<IagoCRules<true, false>>(c), moves::<IagoCRules<false, false>>(c)] {
+            assert_eq!(m, ["C@d1", "M@d1", "Q@d1"]);
+        }
+    }
+
+    #[test]
+    fn rule_options_gating_and_drops() {
+        let fen = "4k3/8/8/8/8/8/8/1N2K1N1[MC] w B - 0 1";
+        let count = |m: &[String], p: &str| m.iter().filter(|m| m.contains(p)).count();
+        // The rulings: the king 5, b1 3 + 6 gating M or C, g1 3, and 10
+        // drops (M, C on a1 c1 d1 f1 h1): 27.
+        let all = moves::<IagoB>(fen);
+        assert_eq!((all.len(), count(&all, "@"), count(&all, "b1") - 3), (27, 10, 6));
+        // No drops: the same moves less the 10 drops.
+        let no_drops = moves::<IagoBRules<true, false>>(fen);
+        assert_eq!(no_drops, all.iter().filter(|m| !m.contains('@')).cloned().collect::<Vec<_>>());
+        // No gating: b1 has its three plain moves; drops remain.
+        let no_gating = moves::<IagoBRules<false, true>>(fen);
+        assert_eq!(moves_from::<IagoBRules<false, true>>(fen, "b1"), ["b1a3", "b1c3", "b1d2"]);
+        assert_eq!(no_gating.len(), 21);
+        // Neither: the 11 plain board moves.
+        assert_eq!(moves::<IagoBRules<false, false>>(fen).len(), 11);
+        assert_eq!(no_drops.len(), 17);
+        // The rights field keeps its gating letter either way.
+        let p = Position::<IagoBRules<false, false>>::from_fen(fen).unwrap();
+        assert_eq!(p.fen(), fen);
+    }
+
+    #[test]
+    fn iago_c_without_drops_places_then_plays() {
+        type NoDrops = IagoCRules<true, false>;
+        let mut g = Game::<NoDrops>::default();
+        g.play_text("Q@d1").unwrap();
+        g.play_text("M@d8").unwrap();
+        g.play_text("g1f3").unwrap();
+        g.play_text("g8f6").unwrap();
+        // g1 is empty and White holds M and C: no drop; gating stays (the
+        // Queen placed on d1 keeps the square's right).
+        let m = moves::<NoDrops>(&g.pos().fen());
+        assert!(!m.iter().any(|m| m.contains('@')));
+        assert!(m.contains(&"f1e2c".to_string()));
+        assert!(g.play_text("M@g1").is_err());
+        assert_eq!(count_drops::<IagoC>(&g.pos().fen()), 2);
+        // Without gating either: the placement still fills d1, no gating follows.
+        let mut g = Game::<IagoCRules<false, false>>::default();
+        g.play_text("C@d1").unwrap();
+        g.play_text("Q@d8").unwrap();
+        assert_eq!(g.pos().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR[QMmc] w KQBCDFGkqbcdfg - 0 2");
+        assert_eq!(moves::<IagoCRules<false, false>>(&g.pos().fen()).len(), 20);
+    }
+
+    fn count_drops<V: Variant>(fen: &str) -> usize {
+        moves::<V>(fen).iter().filter(|m| m.contains('@')).count()
+    }
 }

@@ -710,4 +710,61 @@ mod tests {
             assert_eq!(move_to_canonical(&n), Some(t));
         }
     }
+
+    // ------------------------------------------------------- rule options
+
+    fn after<V: Variant>(fen: &str, m: &str) -> Game<V> {
+        let mut g = Game::<V>::new(Position::from_fen(fen).unwrap());
+        g.play_text(m).unwrap();
+        g
+    }
+
+    #[test]
+    fn leaper_replacement_lands_on_the_victim() {
+        // The Leaper a1 over the screen a3 takes the pawn a5; the move text is
+        // the same (`<from><victim>`) in both modes.
+        let fen = "4ff4/10/10/10/10/p9/10/P9/10/L3FF4 w - - 0 1";
+        let leaper = |fen: &str| -> Vec<String> {
+            let p = Position::<ItaRules<true, false>>::from_fen(fen).unwrap();
+            let mut v: Vec<String> =
+                p.legal_moves().iter().map(|&m| p.move_to_uci(m)).filter(|m| m.starts_with("a1")).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(leaper(fen), ["a1a2", "a1a5", "a1b1", "a1c1", "a1d1"]);
+        let igui = after::<Ita>(fen, "a1a5");
+        assert_eq!(igui.pos().fen(), "4ff4/10/10/10/10/10/10/P9/10/L3FF4 b - - 0 1");
+        let replacement = after::<ItaRules<true, false>>(fen, "a1a5");
+        assert_eq!(replacement.pos().fen(), "4ff4/10/10/10/10/L9/10/P9/10/4FF4 b - - 0 1");
+        // Both reset the boredom clock; a Leaper without a screen captures nothing.
+        assert_eq!(replacement.pos().halfmove, 0);
+        assert!(!leaper("4ff4/10/10/10/10/p9/10/10/10/L3FF4 w - - 0 1").contains(&"a1a5".to_string()));
+        // The rulings' tables are not shared with the replacement mode.
+        assert_eq!(Ita::PIECES[LEAPER as usize - 1].betza, "mRupR");
+        assert_eq!(ItaRules::<true, true>::PIECES[LEAPER as usize - 1].betza, "mRcpR");
+        assert!(Ita::tables().types[LEAPER as usize].by_color[0].hops.is_empty());
+        assert!(!ItaRules::<true, false>::tables().types[LEAPER as usize].by_color[0].hops.is_empty());
+    }
+
+    #[test]
+    fn goal_on_the_whole_far_rank() {
+        // White's Flag a9 steps to a10; its other Flag is on f1.
+        let fen = "4ff4/F9/10/10/10/10/10/10/10/5F4 w - - 0 1";
+        assert_eq!(after::<Ita>(fen, "a9a10").outcome(), None);
+        let o = after::<ItaRules<false, true>>(fen, "a9a10").outcome();
+        assert_eq!(scores(o), ([5, 1], "goal".into()));
+        // The scoring stays: the other Flag on the ninth rank gives 5:0.
+        let fen = "4ff4/F8F/10/10/10/10/10/10/10/10 w - - 0 1";
+        let o = after::<ItaRules<false, true>>(fen, "a9a10").outcome();
+        assert_eq!(scores(o), ([5, 0], "goal".into()));
+        // Black on j1, its other Flag still on e10: 5:1 for Black.
+        let fen = "4f5/10/10/10/10/10/10/10/9f/4FF4 b - - 0 1";
+        assert_eq!(after::<Ita>(fen, "j2j1").outcome(), None);
+        let o = after::<ItaRules<true, true>>(fen, "j2j1").outcome();
+        assert_eq!(scores(o), ([1, 5], "goal".into()));
+        // The home squares still score.
+        let fen = "5f4/4F5/10/10/10/10/10/10/10/5F4 w - - 0 1";
+        let o = after::<ItaRules<false, true>>(fen, "e9e10").outcome();
+        assert_eq!(scores(o), ([5, 1], "goal".into()));
+    }
 }
