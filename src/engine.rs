@@ -104,11 +104,14 @@ impl Engine {
     /// is about) holds the current variant, its game starts again from the
     /// start position, as after `ucinewgame`; otherwise the current game is
     /// kept and the options apply from the next game of those variants on.
-    pub fn set_rules(&mut self, rules: RuleOptions, concerns: &[&str]) {
+    /// Returns whether the current game was rebuilt.
+    pub fn set_rules(&mut self, rules: RuleOptions, concerns: &[&str]) -> bool {
         self.rules = rules;
-        if concerns.contains(&self.variant()) {
+        let rebuilt = concerns.contains(&self.variant());
+        if rebuilt {
             self.new_game();
         }
+        rebuilt
     }
 
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {

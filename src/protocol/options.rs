@@ -200,7 +200,11 @@ impl<W: Write> Session<W> {
                         &["ita"]
                     }
                 };
-                self.engine.set_rules(rules, concerns);
+                // XBoard learns the pieces and the parent variant from the
+                // setup, which the options may change: it is sent again.
+                if self.engine.set_rules(rules, concerns) && self.mode == Mode::Cecp {
+                    self.cecp_setup();
+                }
                 Ok(())
             }
             _ => Err(format!("unknown option '{name}'")),
