@@ -2,7 +2,7 @@
 //! options, the transposition table and the running search. It knows no
 //! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
 
-use crate::game::{AnyGame, VARIANTS, new_game};
+use crate::game::{AnyGame, RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
@@ -29,6 +29,8 @@ pub struct Engine {
     pub threads: usize,
     pub multipv: usize,
     pub ita_time_mode: ItaTimeMode,
+    /// The rule options every new game is built with (see [`Engine::set_rules`]).
+    rules: RuleOptions,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
     events_tx: Sender<Event>,
@@ -46,11 +48,12 @@ impl Engine {
     pub fn new() -> Self {
         let (events_tx, events) = unbounded();
         Engine {
-            game: new_game(VARIANTS[0]).expect("default variant"),
+            game: new_game_with(VARIANTS[0], &RuleOptions::default()).expect("default variant"),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
             ita_time_mode: ItaTimeMode::default(),
+            rules: RuleOptions::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             running: None,
             events_tx,
@@ -64,7 +67,8 @@ impl Engine {
 
     /// Switches variant (a new game from its start position).
     pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let g = new_game(name).ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
+        let g = new_game_with(name, &self.rules)
+            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
         self.wait();
         self.game = g;
         self.tt.clear();
@@ -89,7 +93,25 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.wait();
         self.tt.clear();
-        self.game = new_game(self.variant()).expect("current variant");
+        self.game = new_game_with(self.variant(), &self.rules).expect("current variant");
+    }
+
+    pub fn rules(&self) -> &RuleOptions {
+        &self.rules
+    }
+
+    /// Sets the rule options. If `concerns` (the variants the changed option
+    /// is about) holds the current variant, its game starts again from the
+    /// start position, as after `ucinewgame`; otherwise the current game is
+    /// kept and the options apply from the next game of those variants on.
+    /// Returns whether the current game was rebuilt.
+    pub fn set_rules(&mut self, rules: RuleOptions, concerns: &[&str]) -> bool {
+        self.rules = rules;
+        let rebuilt = concerns.contains(&self.variant());
+        if rebuilt {
+            self.new_game();
+        }
+        rebuilt
     }
 
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {

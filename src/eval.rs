@@ -79,10 +79,10 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
 impl Evaluator for crate::variants::chess::Chess {}
 
 /// IAGO: a reserve piece still has to be brought in (a tempo), so it counts a little less.
-impl Evaluator for crate::variants::iago::IagoB {
+impl<const G: bool, const D: bool> Evaluator for crate::variants::iago::IagoBRules<G, D> {
     const HAND_PCT: i32 = 90;
 }
-impl Evaluator for crate::variants::iago::IagoC {
+impl<const G: bool, const D: bool> Evaluator for crate::variants::iago::IagoCRules<G, D> {
     const HAND_PCT: i32 = 90;
 }
 
@@ -118,7 +118,7 @@ impl Evaluator for crate::variants::historia::HistoriaSako {
 
 /// Ita: Flags want to advance (the goal is the enemy's home squares), keep
 /// their once-per-game abilities, and not stand attacked.
-impl Evaluator for crate::variants::ita::Ita {
+impl<const R: bool, const G: bool> Evaluator for crate::variants::ita::ItaRules<R, G> {
     fn extra(pos: &Position<Self>) -> i32 {
         use crate::variants::ita::FLAG;
         let occ = pos.occupied();

@@ -276,9 +276,73 @@ impl<V: Evaluator> AnyGame for Game<V> {
     }
 }
 
-/// Calls `$body` with `$V` bound to the variant type named `$name`; `$none` otherwise.
+/// The rule options (the choices the IAGO system's mutable rules and
+/// Calvinita leave open). The default is the rulings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOptions {
+    /// IAGO (both classes): reserve pieces may enter by gating (`IagoGating`).
+    pub iago_gating: bool,
+    /// IAGO (both classes): reserve pieces may be dropped on the own back rank
+    /// (`IagoDrops`). IAGO-C's forced placement on the queen's square stays.
+    pub iago_drops: bool,
+    /// Ita: the Leaper captures by replacement, moving onto the victim like a
+    /// cannon (`ItaLeaperCapture replacement`), instead of by igui.
+    pub ita_leaper_replacement: bool,
+    /// Ita: a Flag on any square of the far rank scores the goal (`ItaGoal
+    /// rank`), not only on the enemy Flags' home squares.
+    pub ita_rank_goal: bool,
+}
+
+impl Default for RuleOptions {
+    fn default() -> Self {
+        RuleOptions { iago_gating: true, iago_drops: true, ita_leaper_replacement: false, ita_rank_goal: false }
+    }
+}
+
+/// Binds `$V` to `variants::$m::$T<A, B>` for the two flags' values and evaluates `$body`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_flags {
+    ($m:ident::$T:ident, $a:expr, $b:expr, $V:ident => $body:expr) => {
+        match ($a, $b) {
+            (true, true) => {
+                type $V = $crate::variants::$m::$T<true, true>;
+                $body
+            }
+            (true, false) => {
+                type $V = $crate::variants::$m::$T<true, false>;
+                $body
+            }
+            (false, true) => {
+                type $V = $crate::variants::$m::$T<false, true>;
+                $body
+            }
+            (false, false) => {
+                type $V = $crate::variants::$m::$T<false, false>;
+                $body
+            }
+        }
+    };
+}
+
+/// Calls `$body` with `$V` bound to the variant type named `$name`; `$none`
+/// otherwise. With `rules = <&RuleOptions>`, the type carries those rule
+/// options (each combination is its own monomorphised type); without, the
+/// rulings.
 #[macro_export]
 macro_rules! with_variant {
+    ($name:expr, rules = $rules:expr, $V:ident => $body:expr, _ => $none:expr) => {{
+        let rules: &$crate::game::RuleOptions = $rules;
+        match $name {
+            "iago-b" => $crate::with_flags!(
+                iago::IagoBRules, rules.iago_gating, rules.iago_drops, $V => $body),
+            "iago-c" => $crate::with_flags!(
+                iago::IagoCRules, rules.iago_gating, rules.iago_drops, $V => $body),
+            "ita" => $crate::with_flags!(
+                ita::ItaRules, rules.ita_leaper_replacement, rules.ita_rank_goal, $V => $body),
+            name => $crate::with_variant!(name, $V => $body, _ => $none),
+        }
+    }};
     ($name:expr, $V:ident => $body:expr, _ => $none:expr) => {
         match $name {
             "chess" => {
@@ -317,6 +381,13 @@ macro_rules! with_variant {
 /// Names of the variants the engine plays, default first.
 pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"];
 
+/// A new game of `name` under the rulings.
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     with_variant!(name, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
+}
+
+/// A new game of `name` under the rule options `rules` (options that do not
+/// concern the variant are ignored).
+pub fn new_game_with(name: &str, rules: &RuleOptions) -> Option<Box<dyn AnyGame>> {
+    with_variant!(name, rules = rules, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
 }

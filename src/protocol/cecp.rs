@@ -162,8 +162,9 @@ pub fn xboard_betza(d: &VariantDesc, t: u8) -> String {
     let mut b = match (d.name, p.letter) {
         // The Flag's once-per-game abilities (diagonal step, capture).
         ("ita", "F") => "fWF".to_string(),
-        // The Leaper's igui capture is a two-leg move XBoard learns from `highlight`.
-        ("ita", "L") => "mRpcabpR".to_string(),
+        // The Leaper's igui capture is a two-leg move XBoard learns from
+        // `highlight` (with `ItaLeaperCapture replacement` its Betza is XBoard's own).
+        ("ita", "L") if p.betza == "mRupR" => "mRpcabpR".to_string(),
         _ => p.betza.to_string(),
     };
     if t == d.king && d.castling {
@@ -350,7 +351,7 @@ impl<W: Write> Session<W> {
 
     /// The two squares of a move if it is an Ita Leaper's igui capture.
     fn igui_squares(&self, m: &str) -> Option<(String, String)> {
-        if self.engine.variant() != "ita" {
+        if self.engine.variant() != "ita" || self.engine.rules().ita_leaper_replacement {
             return None;
         }
         let sqs = square_list(m);

@@ -57,7 +57,23 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
                 vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
             },
         },
+        Opt { name: "IagoGating", kind: Kind::Check { default: true } },
+        Opt { name: "IagoDrops", kind: Kind::Check { default: true } },
+        Opt {
+            name: "ItaLeaperCapture",
+            kind: Kind::Combo { default: "igui".into(), vars: vec!["igui".into(), "replacement".into()] },
+        },
+        Opt { name: "ItaGoal", kind: Kind::Combo { default: "home".into(), vars: vec!["home".into(), "rank".into()] } },
     ]
+}
+
+/// A check option's value: `true`/`false` (UCI, USI) or `1`/`0` (CECP).
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") | Some("1") => Ok(true),
+        Some("false") | Some("0") => Ok(false),
+        _ => Err(format!("{name} is true or false")),
+    }
 }
 
 /// `option name ... type ...` (UCI and USI).
@@ -153,6 +169,42 @@ impl<W: Write> Session<W> {
                 let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
                 self.engine.ita_time_mode = ItaTimeMode::parse(&v)
                     .ok_or_else(|| format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")))?;
+                Ok(())
+            }
+            "iagogating" | "iagodrops" | "italeapercapture" | "itagoal" => {
+                let mut rules = *self.engine.rules();
+                let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
+                let concerns: &[&str] = match name.to_ascii_lowercase().as_str() {
+                    "iagogating" => {
+                        rules.iago_gating = check_value("IagoGating", value)?;
+                        &["iago-b", "iago-c"]
+                    }
+                    "iagodrops" => {
+                        rules.iago_drops = check_value("IagoDrops", value)?;
+                        &["iago-b", "iago-c"]
+                    }
+                    "italeapercapture" => {
+                        rules.ita_leaper_replacement = match v.as_str() {
+                            "igui" => false,
+                            "replacement" => true,
+                            _ => return Err("ItaLeaperCapture is igui or replacement".into()),
+                        };
+                        &["ita"]
+                    }
+                    _ => {
+                        rules.ita_rank_goal = match v.as_str() {
+                            "home" => false,
+                            "rank" => true,
+                            _ => return Err("ItaGoal is home or rank".into()),
+                        };
+                        &["ita"]
+                    }
+                };
+                // XBoard learns the pieces and the parent variant from the
+                // setup, which the options may change: it is sent again.
+                if self.engine.set_rules(rules, concerns) && self.mode == Mode::Cecp {
+                    self.cecp_setup();
+                }
                 Ok(())
             }
             _ => Err(format!("unknown option '{name}'")),

@@ -31,12 +31,18 @@ const EQUIPMENT: [u32; 9] = [0, 8, 2, 2, 2, 1, 1, 1, 1];
 
 /// The rules both classes share, written once over the class.
 macro_rules! iago_variant {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
+    ($(#[$doc:meta])* $ty:ident, $rules:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
         $(#[$doc])*
+        ///
+        /// `GATING` and `DROPS` are the rule options `IagoGating` and
+        /// `IagoDrops` (the rulings: both on, the type alias without `Rules`).
         #[derive(Clone, Copy, Debug, Default)]
-        pub struct $ty;
+        pub struct $rules<const GATING: bool, const DROPS: bool>;
 
-        impl Variant for $ty {
+        /// The class as the rulings have it: gating and drops allowed.
+        pub type $ty = $rules<true, true>;
+
+        impl<const GATING: bool, const DROPS: bool> Variant for $rules<GATING, DROPS> {
             type G = Board8x8;
             const NAME: &'static str = $name;
             const START_FEN: &'static str = $fen;
@@ -48,7 +54,7 @@ macro_rules! iago_variant {
             const PROMOTION_USES_HAND: bool = true;
             const CASTLING: bool = true;
             const EN_PASSANT: bool = true;
-            const GATING: bool = true;
+            const GATING: bool = GATING;
             const STALEMATE_DRAWS: bool = true;
             crate::variant_tables!(Board8x8);
 
@@ -61,8 +67,15 @@ macro_rules! iago_variant {
             fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
                 $drop_rule(pos)
             }
+            /// Without drops only a forced placement remains (IAGO-C's queen square).
             fn drop_targets(pos: &Position<Self>, us: usize, _t: u8) -> u64 {
-                back_rank(us) & !pos.occupied()
+                if DROPS {
+                    back_rank(us) & !pos.occupied()
+                } else if let DropRule::Only(b) = $drop_rule(pos) {
+                    b
+                } else {
+                    0
+                }
             }
             fn parse_rights(field: &str) -> Option<[u64; 2]> {
                 parse_castling(field, true)
@@ -83,6 +96,7 @@ macro_rules! iago_variant {
 iago_variant!(
     /// IAGO B-class: FIDE set-up, Marshall and Cardinal in reserve.
     IagoB,
+    IagoBRules,
     "iago-b",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: drops_free
@@ -91,6 +105,7 @@ iago_variant!(
 iago_variant!(
     /// IAGO C-class: the queen's square starts empty; Q, M, C in reserve.
     IagoC,
+    IagoCRules,
     "iago-c",
     "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: queen_square_first
@@ -216,5 +231,76 @@ mod tests {
         assert!(IagoB::rule_end(&bare).is_some());
         let held = Position::<IagoB>::from_fen("k7/8/1K6/8/8/8/8/8[M] b - - 0 1").unwrap();
         assert!(IagoB::rule_end(&held).is_none());
+    }
+
+    // ------------------------------------------------------- rule options
+
+    #[test]
+    fn rule_options_from_the_start() {
+        let start = IagoB::START_FEN;
+        // The rulings: the 20 FIDE moves and 8 knight moves gating M or C;
+        // the back rank is full, so no drops.
+        assert_eq!(moves::<IagoB>(start).len(), 28);
+        assert_eq!(moves::<IagoBRules<true, false>>(start).len(), 28);
+        // Without gating: exactly the 20 FIDE moves.
+        let fide = moves::<crate::variants::chess::Chess>(crate::variants::chess::Chess::START_FEN);
+        assert_eq!(fide.len(), 20);
+        assert_eq!(moves::<IagoBRules<false, true>>(start), fide);
+        assert_eq!(moves::<IagoBRules<false, false>>(start), fide);
+        // IAGO-C: the forced placement on d1 stays whatever the options.
+        let c = IagoC::START_FEN;
+        for m in [moves::<IagoCRules<true, false>>(c), moves::<IagoCRules<false, false>>(c)] {
+            assert_eq!(m, ["C@d1", "M@d1", "Q@d1"]);
+        }
+    }
+
+    #[test]
+    fn rule_options_gating_and_drops() {
+        let fen = "4k3/8/8/8/8/8/8/1N2K1N1[MC] w B - 0 1";
+        let count = |m: &[String], p: &str| m.iter().filter(|m| m.contains(p)).count();
+        // The rulings: the king 5, b1 3 + 6 gating M or C, g1 3, and 10
+        // drops (M, C on a1 c1 d1 f1 h1): 27.
+        let all = moves::<IagoB>(fen);
+        assert_eq!((all.len(), count(&all, "@"), count(&all, "b1") - 3), (27, 10, 6));
+        // No drops: the same moves less the 10 drops.
+        let no_drops = moves::<IagoBRules<true, false>>(fen);
+        assert_eq!(no_drops, all.iter().filter(|m| !m.contains('@')).cloned().collect::<Vec<_>>());
+        // No gating: b1 has its three plain moves; drops remain.
+        let no_gating = moves::<IagoBRules<false, true>>(fen);
+        assert_eq!(moves_from::<IagoBRules<false, true>>(fen, "b1"), ["b1a3", "b1c3", "b1d2"]);
+        assert_eq!(no_gating.len(), 21);
+        // Neither: the 11 plain board moves.
+        assert_eq!(moves::<IagoBRules<false, false>>(fen).len(), 11);
+        assert_eq!(no_drops.len(), 17);
+        // The rights field keeps its gating letter either way.
+        let p = Position::<IagoBRules<false, false>>::from_fen(fen).unwrap();
+        assert_eq!(p.fen(), fen);
+    }
+
+    #[test]
+    fn iago_c_without_drops_places_then_plays() {
+        type NoDrops = IagoCRules<true, false>;
+        let mut g = Game::<NoDrops>::default();
+        g.play_text("Q@d1").unwrap();
+        g.play_text("M@d8").unwrap();
+        g.play_text("g1f3").unwrap();
+        g.play_text("g8f6").unwrap();
+        // g1 is empty and White holds M and C: no drop; gating stays.
+        let m = moves::<NoDrops>(&g.pos().fen());
+        assert!(!m.iter().any(|m| m.contains('@')));
+        assert!(m.contains(&"b1c3m".to_string()));
+        assert!(g.play_text("M@g1").is_err());
+        assert_eq!(count_drops::<IagoC>(&g.pos().fen()), 2);
+        // Without gating either: the placement still fills d1, no gating follows.
+        let mut g = Game::<IagoCRules<false, false>>::default();
+        g.play_text("C@d1").unwrap();
+        g.play_text("Q@d8").unwrap();
+        assert_eq!(g.pos().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR[QMmc] w KQBCDFGkqbcdfg - 0 2");
+        // The 20 FIDE moves and the Cardinal's d1c3, d1e3; no gating.
+        assert_eq!(moves::<IagoCRules<false, false>>(&g.pos().fen()).len(), 22);
+    }
+
+    fn count_drops<V: Variant>(fen: &str) -> usize {
+        moves::<V>(fen).iter().filter(|m| m.contains('@')).count()
     }
 }

@@ -45,10 +45,26 @@ pub const PIECES: [PieceDef; 7] = [
     PieceDef { name: "Pawn", letter: "P", betza: "vWbF", value: 100 },
 ];
 
+/// The pieces with the Leaper capturing by replacement (`ItaLeaperCapture
+/// replacement`): a cannon that moves onto its victim.
+pub const PIECES_REPLACEMENT: [PieceDef; 7] = {
+    let mut p = PIECES;
+    p[LEAPER as usize - 1].betza = "mRcpR";
+    p
+};
+
 type Bb = u128;
 
+/// Ita under rule options (Calvinita's changes): `REPLACEMENT` makes the
+/// Leaper capture by replacement (option `ItaLeaperCapture replacement`)
+/// instead of igui; `RANK_GOAL` lets a Flag score the goal on any square of
+/// the far rank (option `ItaGoal rank`) instead of the enemy Flags' home
+/// squares. [`Ita`] is the rulings: both off.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ita;
+pub struct ItaRules<const REPLACEMENT: bool, const RANK_GOAL: bool>;
+
+/// Ita as the rulings have it.
+pub type Ita = ItaRules<false, false>;
 
 /// The Flags' own steps: forward (per colour) and the four diagonals.
 struct FlagSteps {
@@ -67,9 +83,13 @@ fn flag_steps() -> &'static FlagSteps {
     })
 }
 
-/// The squares a side's Flag must reach (the enemy Flags' home squares).
-fn goal(color: usize) -> Bb {
+/// The squares a side's Flag must reach: the enemy Flags' home squares, or
+/// (`whole_rank`, option `ItaGoal rank`) the whole far rank.
+fn goal(color: usize, whole_rank: bool) -> Bb {
     let rank = if color == WHITE { 9 } else { 0 };
+    if whole_rank {
+        return Board10x10::rank_bb(rank);
+    }
     Bb::bit(Board10x10::square(4, rank)) | Bb::bit(Board10x10::square(5, rank))
 }
 
@@ -78,14 +98,26 @@ fn ninth_rank(color: usize) -> Bb {
     Board10x10::rank_bb(if color == WHITE { 8 } else { 1 })
 }
 
-impl Variant for Ita {
+impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLACEMENT, RANK_GOAL> {
     type G = Board10x10;
     const NAME: &'static str = "ita";
     const START_FEN: &'static str =
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";
-    const PIECES: &'static [PieceDef] = &PIECES;
+    const PIECES: &'static [PieceDef] = if REPLACEMENT { &PIECES_REPLACEMENT } else { &PIECES };
     const REPETITION_DRAWS: bool = false;
-    crate::variant_tables!(Board10x10);
+
+    /// One static per Leaper mode: the generic impl would otherwise share one
+    /// table between both (the goal option does not change the tables).
+    fn tables() -> &'static crate::variant::VariantTables<Board10x10> {
+        use crate::variant::VariantTables;
+        if REPLACEMENT {
+            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
+            T.get_or_init(VariantTables::build::<ItaRules<true, false>>)
+        } else {
+            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
+            T.get_or_init(VariantTables::build::<ItaRules<false, false>>)
+        }
+    }
 
     /// The Flag abilities: a forward capture (`c`), diagonal steps (`a`) and
     /// diagonal captures (`a` and `c` together).
@@ -153,7 +185,7 @@ impl Variant for Ita {
         let mover = pos.side ^ 1;
         let them = pos.side;
         let flags = pos.pieces(mover, FLAG);
-        let scored = flags & goal(mover);
+        let scored = flags & goal(mover, RANK_GOAL);
         if scored != 0 {
             let other = flags & !Bb::bit(scored.lsb());
             let (mine, theirs) = if other == 0 {
@@ -677,5 +709,62 @@ mod tests {
             let n = move_to_native(&t).unwrap();
             assert_eq!(move_to_canonical(&n), Some(t));
         }
+    }
+
+    // ------------------------------------------------------- rule options
+
+    fn after<V: Variant>(fen: &str, m: &str) -> Game<V> {
+        let mut g = Game::<V>::new(Position::from_fen(fen).unwrap());
+        g.play_text(m).unwrap();
+        g
+    }
+
+    #[test]
+    fn leaper_replacement_lands_on_the_victim() {
+        // The Leaper a1 over the screen a3 takes the pawn a5; the move text is
+        // the same (`<from><victim>`) in both modes.
+        let fen = "4ff4/10/10/10/10/p9/10/P9/10/L3FF4 w - - 0 1";
+        let leaper = |fen: &str| -> Vec<String> {
+            let p = Position::<ItaRules<true, false>>::from_fen(fen).unwrap();
+            let mut v: Vec<String> =
+                p.legal_moves().iter().map(|&m| p.move_to_uci(m)).filter(|m| m.starts_with("a1")).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(leaper(fen), ["a1a2", "a1a5", "a1b1", "a1c1", "a1d1"]);
+        let igui = after::<Ita>(fen, "a1a5");
+        assert_eq!(igui.pos().fen(), "4ff4/10/10/10/10/10/10/P9/10/L3FF4 b - - 0 1");
+        let replacement = after::<ItaRules<true, false>>(fen, "a1a5");
+        assert_eq!(replacement.pos().fen(), "4ff4/10/10/10/10/L9/10/P9/10/4FF4 b - - 0 1");
+        // Both reset the boredom clock; a Leaper without a screen captures nothing.
+        assert_eq!(replacement.pos().halfmove, 0);
+        assert!(!leaper("4ff4/10/10/10/10/p9/10/10/10/L3FF4 w - - 0 1").contains(&"a1a5".to_string()));
+        // The rulings' tables are not shared with the replacement mode.
+        assert_eq!(Ita::PIECES[LEAPER as usize - 1].betza, "mRupR");
+        assert_eq!(ItaRules::<true, true>::PIECES[LEAPER as usize - 1].betza, "mRcpR");
+        assert!(Ita::tables().types[LEAPER as usize].by_color[0].hops.is_empty());
+        assert!(!ItaRules::<true, false>::tables().types[LEAPER as usize].by_color[0].hops.is_empty());
+    }
+
+    #[test]
+    fn goal_on_the_whole_far_rank() {
+        // White's Flag a9 steps to a10; its other Flag is on f1.
+        let fen = "4ff4/F9/10/10/10/10/10/10/10/5F4 w - - 0 1";
+        assert_eq!(after::<Ita>(fen, "a9a10").outcome(), None);
+        let o = after::<ItaRules<false, true>>(fen, "a9a10").outcome();
+        assert_eq!(scores(o), ([5, 1], "goal".into()));
+        // The scoring stays: the other Flag on the ninth rank gives 5:0.
+        let fen = "4ff4/F8F/10/10/10/10/10/10/10/10 w - - 0 1";
+        let o = after::<ItaRules<false, true>>(fen, "a9a10").outcome();
+        assert_eq!(scores(o), ([5, 0], "goal".into()));
+        // Black on j1, its other Flag still on e10: 5:1 for Black.
+        let fen = "4f5/10/10/10/10/10/10/10/9f/4FF4 b - - 0 1";
+        assert_eq!(after::<Ita>(fen, "j2j1").outcome(), None);
+        let o = after::<ItaRules<true, true>>(fen, "j2j1").outcome();
+        assert_eq!(scores(o), ([1, 5], "goal".into()));
+        // The home squares still score.
+        let fen = "5f4/4F5/10/10/10/10/10/10/10/5F4 w - - 0 1";
+        let o = after::<ItaRules<false, true>>(fen, "e9e10").outcome();
+        assert_eq!(scores(o), ([5, 1], "goal".into()));
     }
 }
