@@ -174,40 +174,49 @@ impl<V: Variant> Position<V> {
             return LegalCtx { king, checkers: Bb::<V>::ZERO, pinned: Bb::<V>::ZERO };
         }
         let occ = self.occupied();
-        let checkers = self.attackers_to(king, us ^ 1, occ);
+        if !V::FAST_LEGAL {
+            return LegalCtx { king, checkers: self.attackers_to(king, us ^ 1, occ), pinned: Bb::<V>::ZERO };
+        }
+        // Only line sliders and leapers capture here (FAST_LEGAL), so one scan
+        // of the eight lines from the king finds the sliding checkers and the
+        // pinned pieces; leaping checkers come from the tables.
+        let tables = V::tables();
+        let them = us ^ 1;
+        let mut checkers = Bb::<V>::ZERO;
+        for t in 1..=tables.n_types {
+            if tables.leapers & (1 << t) != 0 {
+                checkers |= tables.types[t].by_color[us].leap_c[king] & self.by_type[t] & self.by_color[them];
+            }
+        }
         let mut pinned = Bb::<V>::ZERO;
-        if V::FAST_LEGAL {
-            let tables = V::tables();
-            let rays = &V::G::tables().rays;
-            for (d, dir_rays) in rays.iter().enumerate() {
-                let ray = dir_rays[king] & occ;
-                if ray.is_empty() {
-                    continue;
+        // Whether the enemy piece on `sq` slides onto the king along direction `d` (seen from the king).
+        let slides_onto_king = |sq: usize, d: usize| {
+            let range = tables.types[self.type_on(sq) as usize].by_color[them].slide_c[opposite(d)];
+            range > 0 && {
+                let df = (V::G::file_of(sq) as i32 - V::G::file_of(king) as i32).abs();
+                let dr = (V::G::rank_of(sq) as i32 - V::G::rank_of(king) as i32).abs();
+                df.max(dr) as u32 <= range
+            }
+        };
+        for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
+            let ray = dir_rays[king] & occ;
+            if ray.is_empty() {
+                continue;
+            }
+            let b1 = if d & 1 == 0 { ray.lsb() } else { ray.msb() };
+            if self.color_on(b1) != us {
+                if slides_onto_king(b1, d) {
+                    checkers |= Bb::<V>::bit(b1);
                 }
-                let b1 = if d & 1 == 0 { ray.lsb() } else { ray.msb() };
-                if self.color_on(b1) != us {
-                    continue;
-                }
-                let beyond = dir_rays[b1] & occ;
-                if beyond.is_empty() {
-                    continue;
-                }
-                let b2 = if d & 1 == 0 { beyond.lsb() } else { beyond.msb() };
-                if self.color_on(b2) == us {
-                    continue;
-                }
-                let t = self.type_on(b2) as usize;
-                let pt = &tables.types[t].by_color[us ^ 1];
-                let back = opposite(d);
-                let range = pt.slide_c[back];
-                if range > 0 {
-                    let dist = (V::G::file_of(b2) as i32 - V::G::file_of(king) as i32)
-                        .abs()
-                        .max((V::G::rank_of(b2) as i32 - V::G::rank_of(king) as i32).abs());
-                    if dist as u32 <= range {
-                        pinned |= Bb::<V>::bit(b1);
-                    }
-                }
+                continue;
+            }
+            let beyond = dir_rays[b1] & occ;
+            if beyond.is_empty() {
+                continue;
+            }
+            let b2 = if d & 1 == 0 { beyond.lsb() } else { beyond.msb() };
+            if self.color_on(b2) != us && slides_onto_king(b2, d) {
+                pinned |= Bb::<V>::bit(b1);
             }
         }
         LegalCtx { king, checkers, pinned }

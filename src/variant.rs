@@ -270,6 +270,8 @@ pub struct VariantTables<G: Geometry> {
     pub diag_riders: u32,
     /// Types whose captures are all covered by the two groups above.
     pub grouped_only: u32,
+    /// Types with leaping captures (a table lookup finds them).
+    pub leapers: u32,
 }
 
 impl<G: Geometry> VariantTables<G> {
@@ -281,7 +283,7 @@ impl<G: Geometry> VariantTables<G> {
             slide_c_mask: [0; 2],
         };
         types.push(empty);
-        let (mut orth_riders, mut diag_riders, mut grouped_only) = (0u32, 0u32, 0u32);
+        let (mut orth_riders, mut diag_riders, mut grouped_only, mut leapers) = (0u32, 0u32, 0u32, 0u32);
         for (i, def) in V::PIECES.iter().enumerate() {
             let t = (i + 1) as u8;
             let comps = match parse_betza(def.betza) {
@@ -304,6 +306,9 @@ impl<G: Geometry> VariantTables<G> {
                 (0..8).all(|d| p.slide_c[d] == 0 || (d < 4 && orth) || (d >= 4 && diag))
                     && p.leap_c.iter().all(|b| b.is_empty())
             });
+            if by_color.iter().any(|p| p.leap_c.iter().any(|b| b.any())) {
+                leapers |= 1 << t;
+            }
             if covered && !exotic && (orth || diag) {
                 grouped_only |= 1 << t;
             }
@@ -316,6 +321,7 @@ impl<G: Geometry> VariantTables<G> {
             orth_riders,
             diag_riders,
             grouped_only,
+            leapers,
         }
     }
 }
