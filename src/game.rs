@@ -344,35 +344,27 @@ macro_rules! with_variant {
         }
     }};
     ($name:expr, $V:ident => $body:expr, _ => $none:expr) => {
+        $crate::variant_match!($name, $V, $body, $none;
+            "chess" => chess::Chess,
+            "iago-b" => iago::IagoB,
+            "iago-c" => iago::IagoC,
+            "historia-sako" => historia::HistoriaSako,
+            "ita" => ita::Ita,
+            "ito-shogi" => ito::ItoShogi,
+            "etcetera" => etcetera::Etcetera)
+    };
+}
+
+/// One `match` arm per variant name, binding `$V` to its type (used by `with_variant!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! variant_match {
+    ($name:expr, $V:ident, $body:expr, $none:expr; $($n:literal => $m:ident :: $t:ident),* $(,)?) => {
         match $name {
-            "chess" => {
-                type $V = $crate::variants::chess::Chess;
+            $($n => {
+                type $V = $crate::variants::$m::$t;
                 $body
-            }
-            "iago-b" => {
-                type $V = $crate::variants::iago::IagoB;
-                $body
-            }
-            "iago-c" => {
-                type $V = $crate::variants::iago::IagoC;
-                $body
-            }
-            "historia-sako" => {
-                type $V = $crate::variants::historia::HistoriaSako;
-                $body
-            }
-            "ita" => {
-                type $V = $crate::variants::ita::Ita;
-                $body
-            }
-            "ito-shogi" => {
-                type $V = $crate::variants::ito::ItoShogi;
-                $body
-            }
-            "etcetera" => {
-                type $V = $crate::variants::etcetera::Etcetera;
-                $body
-            }
+            })*
             _ => $none,
         }
     };
