@@ -46,7 +46,6 @@ pub trait AnyGame: Send {
     fn evaluate(&self) -> i32;
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
-    fn as_any(&self) -> &dyn std::any::Any;
     /// The variant's description, for GUIs (board size, pieces, hand).
     fn describe(&self) -> VariantDesc;
     /// The static evaluation split into terms, each from White's view.
@@ -200,9 +199,6 @@ impl<V: Evaluator> AnyGame for Game<V> {
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
     fn search(
         &self,
