@@ -88,18 +88,24 @@ pub trait Geometry: 'static + Copy + Send + Sync + Default + std::fmt::Debug {
     fn between(a: usize, b: usize) -> Self::B {
         Self::tables().between[a * Self::SQUARES + b]
     }
+    /// The square of `on_ray` (a non-empty subset of a ray in direction `d`)
+    /// nearest to the ray's origin.
+    #[inline(always)]
+    fn nearest(on_ray: Self::B, d: usize) -> usize {
+        if d & 1 == 0 { on_ray.lsb() } else { on_ray.msb() }
+    }
+    /// Distance in king steps (the larger of the file and rank distances).
+    #[inline]
+    fn distance(a: usize, b: usize) -> usize {
+        Self::file_of(a).abs_diff(Self::file_of(b)).max(Self::rank_of(a).abs_diff(Self::rank_of(b)))
+    }
     /// Slider attacks along one direction, stopping at (and including) the first blocker.
     #[inline(always)]
     fn ray_attacks(sq: usize, d: usize, occ: Self::B) -> Self::B {
         let t = Self::tables();
         let ray = t.rays[d][sq];
         let blockers = ray & occ;
-        if blockers.is_empty() {
-            ray
-        } else {
-            let b = if d & 1 == 0 { blockers.lsb() } else { blockers.msb() };
-            ray ^ t.rays[d][b]
-        }
+        if blockers.is_empty() { ray } else { ray ^ t.rays[d][Self::nearest(blockers, d)] }
     }
     /// `a1`, `j10`, `a31`.
     fn square_name(sq: usize) -> String {

@@ -192,18 +192,14 @@ impl<V: Variant> Position<V> {
         // Whether the enemy piece on `sq` slides onto the king along direction `d` (seen from the king).
         let slides_onto_king = |sq: usize, d: usize| {
             let range = tables.types[self.type_on(sq) as usize].by_color[them].slide_c[opposite(d)];
-            range > 0 && {
-                let df = (V::G::file_of(sq) as i32 - V::G::file_of(king) as i32).abs();
-                let dr = (V::G::rank_of(sq) as i32 - V::G::rank_of(king) as i32).abs();
-                df.max(dr) as u32 <= range
-            }
+            range > 0 && V::G::distance(sq, king) as u32 <= range
         };
         for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
             let ray = dir_rays[king] & occ;
             if ray.is_empty() {
                 continue;
             }
-            let b1 = if d & 1 == 0 { ray.lsb() } else { ray.msb() };
+            let b1 = V::G::nearest(ray, d);
             if self.color_on(b1) != us {
                 if slides_onto_king(b1, d) {
                     checkers |= Bb::<V>::bit(b1);
@@ -214,7 +210,7 @@ impl<V: Variant> Position<V> {
             if beyond.is_empty() {
                 continue;
             }
-            let b2 = if d & 1 == 0 { beyond.lsb() } else { beyond.msb() };
+            let b2 = V::G::nearest(beyond, d);
             if self.color_on(b2) != us && slides_onto_king(b2, d) {
                 pinned |= Bb::<V>::bit(b1);
             }
@@ -383,14 +379,12 @@ impl<V: Variant> Position<V> {
         if V::CASTLING && !CAPS {
             self.generate_castling(list);
         }
-        let mut extra = MoveList::new();
-        V::extra_moves(self, &mut extra);
         let them = self.by_color[us ^ 1];
-        for m in extra {
+        V::extra_moves(self, &mut |m: Move| {
             if !CAPS || them.has(m.to()) {
                 list.push(m);
             }
-        }
+        });
     }
 
     fn generate_castling<S: MoveSink<Bb<V>>>(&self, list: &mut S) {

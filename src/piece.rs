@@ -388,13 +388,13 @@ pub fn hop_targets<G: Geometry>(sq: usize, occ: G::B, dir: usize) -> (G::B, Opti
     if first.is_empty() {
         return (G::B::ZERO, None);
     }
-    let screen = if dir & 1 == 0 { first.lsb() } else { first.msb() };
+    let screen = G::nearest(first, dir);
     let beyond = G::ray_attacks(screen, dir, occ);
     let beyond_occ = beyond & occ;
     if beyond_occ.is_empty() {
         (beyond, None)
     } else {
-        let v = if dir & 1 == 0 { beyond_occ.lsb() } else { beyond_occ.msb() };
+        let v = G::nearest(beyond_occ, dir);
         (beyond & !G::B::bit(v), Some(v))
     }
 }

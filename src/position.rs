@@ -188,12 +188,11 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    /// Whether an en-passant square matters (an enemy pawn could take there):
-    /// only then is it part of the key.
-    fn ep_matters(&self, ep: usize) -> bool {
-        let stm = self.side;
-        let pt = &V::tables().types[V::PAWN as usize].by_color[stm ^ 1];
-        (pt.leap_c[ep] & self.pieces(stm, V::PAWN)).any()
+    /// Whether an en-passant square matters (a pawn of `capturer` could take
+    /// there): only then is it part of the key.
+    fn ep_matters(&self, ep: usize, capturer: usize) -> bool {
+        let pt = &V::tables().types[V::PAWN as usize].by_color[capturer ^ 1];
+        (pt.leap_c[ep] & self.pieces(capturer, V::PAWN)).any()
     }
 
     /// Recomputes the key from scratch (after a FEN is read).
@@ -310,11 +309,7 @@ impl<V: Variant> Position<V> {
                 if V::EN_PASSANT && moved == V::PAWN && from.abs_diff(to) == 2 * V::G::FILES {
                     let ep = (from + to) / 2;
                     self.ep = ep;
-                    // The side to move is still `us` here: ep_matters looks at the other side's pawns.
-                    self.side ^= 1;
-                    let matters = self.ep_matters(ep);
-                    self.side ^= 1;
-                    if matters {
+                    if self.ep_matters(ep, us ^ 1) {
                         self.key ^= z.ep[ep];
                         self.ep_hashed = true;
                     }
@@ -447,7 +442,7 @@ impl<V: Variant> Position<V> {
                 return Err(format!("en-passant square '{ep}' is on the wrong rank"));
             }
             pos.ep = sq;
-            pos.ep_hashed = pos.ep_matters(sq);
+            pos.ep_hashed = pos.ep_matters(sq, pos.side);
         }
         pos.halfmove = match fields.get(4) {
             Some(s) => s.parse().map_err(|_| format!("bad halfmove clock '{s}'"))?,

@@ -624,25 +624,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if best <= alpha0 { best } else { alpha.max(best) }
     }
 
-    #[allow(clippy::needless_range_loop)]
     /// Iterative deepening. The main worker (id 0) reports through `report`.
     pub fn iterate(&mut self, root: &Position<V>, multipv: usize, report: &mut dyn FnMut(&Self, i32, usize)) {
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 10).clamp(1, MAX_PLY as i32 - 10);
         let multipv = multipv.clamp(1, self.root_moves.len().max(1));
-        let mut prev = [0i32; 256];
+        let mut prev_scores = [0i32; 256];
         for depth in 1..=max_depth {
             // Helper threads skip some depths so threads spread over the tree.
             if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 {
                 continue;
             }
             self.seldepth = 0;
-            for pv_idx in 0..multipv {
+            for (pv_idx, prev) in prev_scores.iter_mut().enumerate().take(multipv) {
                 let mut delta = 30;
-                let (mut alpha, mut beta) = if depth >= 4 && prev[pv_idx].abs() < DECISIVE {
-                    (prev[pv_idx] - delta, prev[pv_idx] + delta)
-                } else {
-                    (-INF, INF)
-                };
+                let (mut alpha, mut beta) =
+                    if depth >= 4 && prev.abs() < DECISIVE { (*prev - delta, *prev + delta) } else { (-INF, INF) };
                 loop {
                     let v = self.root_search(root, depth, alpha, beta, pv_idx);
                     if self.shared.stopped() {
@@ -654,7 +650,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     } else if v >= beta {
                         beta = (v + delta).min(INF);
                     } else {
-                        prev[pv_idx] = v;
+                        *prev = v;
                         break;
                     }
                     delta += delta;

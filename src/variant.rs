@@ -4,7 +4,7 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
-use crate::moves::{Kind, Move, MoveList};
+use crate::moves::{Kind, Move};
 use crate::piece::{PieceTable, parse_betza};
 use crate::position::Position;
 
@@ -148,8 +148,8 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     fn drop_targets(pos: &Position<Self>, _us: usize, _t: u8) -> Bb<Self> {
         !pos.occupied() & Self::G::tables().all
     }
-    /// Moves the description cannot express (Ita's Flag abilities).
-    fn extra_moves(_pos: &Position<Self>, _list: &mut MoveList) {}
+    /// Moves the description cannot express (Ita's Flag abilities), given to `push`.
+    fn extra_moves(_pos: &Position<Self>, _push: &mut impl FnMut(Move)) {}
     /// The rights field after a move (castling/gating by default).
     fn next_rights(pos: &Position<Self>, m: Move, _moved: u8, _captured: u8) -> [Bb<Self>; 2] {
         default_next_rights::<Self>(pos.rights, m)

@@ -16,7 +16,7 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::{Board10x10, Geometry};
-use crate::moves::{Kind, Move, MoveList};
+use crate::moves::{Kind, Move};
 use crate::position::Position;
 use crate::variant::{BLACK, Outcome, PieceDef, Variant, WHITE};
 use std::sync::OnceLock;
@@ -121,7 +121,7 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
 
     /// The Flag abilities: a forward capture (`c`), diagonal steps (`a`) and
     /// diagonal captures (`a` and `c` together).
-    fn extra_moves(pos: &Position<Self>, list: &mut MoveList) {
+    fn extra_moves(pos: &Position<Self>, push: &mut impl FnMut(Move)) {
         let us = pos.side;
         let able = pos.pieces(us, FLAG) & (pos.rights[0] | pos.rights[1]);
         if able.is_empty() {
@@ -145,7 +145,7 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
                 }
             }
             for to in targets.iter() {
-                list.push(Move::normal(from, to));
+                push(Move::normal(from, to));
             }
         }
     }
