@@ -5,7 +5,7 @@ use calvin::eval::Evaluator;
 use calvin::position::Position;
 use calvin::search::{MATE, Score, outcome_value, search_fixed};
 use calvin::tt::TranspositionTable;
-use calvin::variant::{Outcome, Variant};
+use calvin::variant::Outcome;
 use calvin::variants::{chess::Chess, historia::HistoriaSako, ita::Ita};
 
 fn best<V: Evaluator>(fen: &str, depth: i32) -> (String, i32) {
@@ -45,11 +45,6 @@ fn ita_prefers_the_best_score_pair() {
     let stalemated_them = outcome_value(&Outcome::scores(0, 2, 3, "stalemate"), 0, 0);
     assert!(MATE > five_one && five_one > five_two && five_two == four_one);
     assert!(stalemated_them < 0, "stalemating the opponent is worse than a draw");
-}
-
-#[test]
-fn variants_report_their_names() {
-    assert_eq!((Chess::NAME, HistoriaSako::NAME, Ita::NAME), ("chess", "historia-sako", "ita"));
 }
 
 #[test]
