@@ -1,7 +1,7 @@
 //! `cargo bench`: perft speed (leaves per second, one thread, bulk counting
 //! at the leaves) from each variant's start position.
 
-use calvin::game::{VARIANTS, new_game};
+use calvin::registry::{VARIANTS, new_game};
 use std::time::Instant;
 
 fn depth_for(variant: &str) -> u32 {

@@ -2,11 +2,11 @@
 //! options, the transposition table and the running search. It knows no
 //! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
 
-use crate::game::{AnyGame, RuleOptions, VARIANTS, new_game_with};
+use crate::engine_game::EngineGame;
+use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
-use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -16,7 +16,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
 
-pub use crate::timeman::ItaTimeMode;
+pub use crate::variants::ita::ItaTimeMode;
 
 struct Running {
     shared: Arc<Shared>,
@@ -24,7 +24,7 @@ struct Running {
 }
 
 pub struct Engine {
-    pub game: Box<dyn AnyGame>,
+    pub game: Box<dyn EngineGame>,
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
@@ -127,10 +127,9 @@ impl Engine {
     pub fn go(&mut self, limits: Limits) {
         self.wait();
         // Ita's clock regenerates: plan with it.
-        let limits =
-            if self.variant() == crate::variants::ita::Ita::NAME { self.ita_time_mode.plan(limits) } else { limits };
+        let limits = self.game.plan_clock(limits, self.ita_time_mode.name());
         let shared = Arc::new(Shared::new(limits.ponder));
-        let game = self.game.clone_box();
+        let game = self.game.clone_engine_game();
         let tt = self.tt.clone();
         let tx = self.events_tx.clone();
         let (threads, multipv) = (self.threads, self.multipv);

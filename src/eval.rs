@@ -1,6 +1,6 @@
 //! Static evaluation. The generic terms (material, hand, placement, mobility)
-//! serve every variant; each variant's own goals are its `Evaluator` impl,
-//! found in one place at the bottom of this file (or in the variant's file).
+//! serve every variant; each variant's own terms are its `Evaluator` impl
+//! in `src/variants/<name>/eval.rs`.
 
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
@@ -72,97 +72,6 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
         }
     }
     score[0] - score[1]
-}
-
-// ------------------------------------------------------------------ variants
-
-impl Evaluator for crate::variants::chess::Chess {}
-
-/// IAGO: a reserve piece still has to be brought in (a tempo), so it counts a little less.
-impl<const G: bool, const D: bool> Evaluator for crate::variants::iago::IagoBRules<G, D> {
-    const HAND_PCT: i32 = 90;
-}
-impl<const G: bool, const D: bool> Evaluator for crate::variants::iago::IagoCRules<G, D> {
-    const HAND_PCT: i32 = 90;
-}
-
-/// Historia Ŝako: the seed's bishop pair bonus; deployment placement: the
-/// King tucked into a back-rank corner, the slow Elephants forward on the
-/// second-rank drop squares, long-range pieces on the back rank.
-impl Evaluator for crate::variants::historia::HistoriaSako {
-    fn extra(pos: &Position<Self>) -> i32 {
-        use crate::variants::historia::{BISHOP, ELEPHANT, KING};
-        let mut s = [0i32; 2];
-        for (c, sc) in s.iter_mut().enumerate() {
-            let n = pos.pieces(c, BISHOP).count() + pos.hand[c][BISHOP as usize] as u32;
-            if n >= 2 {
-                *sc += 50;
-            }
-            if pos.hand_count(c) > 0 || pos.fullmove <= 12 {
-                for k in pos.pieces(c, KING).iter() {
-                    let file = Self::G::file_of(k) as i32;
-                    if Self::G::relative_rank(c, k) == 0 {
-                        *sc += 6 * (file - 3).abs().max((file - 4).abs());
-                    }
-                }
-                for e in pos.pieces(c, ELEPHANT).iter() {
-                    if Self::G::relative_rank(c, e) == 1 {
-                        *sc += 10;
-                    }
-                }
-            }
-        }
-        s[0] - s[1]
-    }
-}
-
-/// Ita: Flags want to advance (the goal is the enemy's home squares), keep
-/// their once-per-game abilities, and not stand attacked.
-impl<const R: bool, const G: bool> Evaluator for crate::variants::ita::ItaRules<R, G> {
-    fn extra(pos: &Position<Self>) -> i32 {
-        use crate::variants::ita::FLAG;
-        let occ = pos.occupied();
-        let mut s = [0i32; 2];
-        for (c, sc) in s.iter_mut().enumerate() {
-            for f in pos.pieces(c, FLAG).iter() {
-                let r = Self::G::relative_rank(c, f) as i32;
-                *sc += r * r * 6;
-                if pos.rights[0].has(f) {
-                    *sc += 25;
-                }
-                if pos.rights[1].has(f) {
-                    *sc += 25;
-                }
-                let attackers = pos.attackers_to(f, c ^ 1, occ).count() as i32;
-                *sc -= 60 * attackers;
-            }
-        }
-        s[0] - s[1]
-    }
-}
-
-/// Ito Shogi: pieces in hand can be dropped anywhere, so they are worth a bit more.
-impl Evaluator for crate::variants::ito::ItoShogi {
-    const HAND_PCT: i32 = 110;
-}
-
-/// Etcetera: the King cannot leave its fortress, so enemy pieces in or next
-/// to it are the danger; own defenders inside it help.
-impl Evaluator for crate::variants::etcetera::Etcetera {
-    fn extra(pos: &Position<Self>) -> i32 {
-        use crate::variants::etcetera::fortress;
-        let mut s = [0i32; 2];
-        for (c, sc) in s.iter_mut().enumerate() {
-            let f = fortress(c);
-            // The fortress and the ring of squares around it.
-            let zone = f | (f << 7) | (f >> 7) | ((f << 1) & !Self::G::file_bb(0)) | ((f >> 1) & !Self::G::file_bb(6));
-            let zone = zone & Self::G::tables().all;
-            *sc -= 25 * (pos.by_color[c ^ 1] & f).count() as i32;
-            *sc -= 10 * (pos.by_color[c ^ 1] & zone & !f).count() as i32;
-            *sc += 8 * (pos.by_color[c] & f).count().min(4) as i32;
-        }
-        s[0] - s[1]
-    }
 }
 
 #[cfg(test)]

@@ -1,16 +1,13 @@
-//! A game of any variant behind one object-safe interface: the start
-//! position, the moves played and the history that repetition rules read.
-//! The protocol holds a `Box<dyn AnyGame>`; everything below is monomorphised.
+//! A game of any variant: the start position, the moves played and the
+//! history that repetition rules read, and the results. This is the top of
+//! the rules layer: it knows nothing of search or evaluation (those are
+//! [`crate::engine_game::EngineGame`]'s), so a referee can use it alone.
+//! `AnyGame` is its object-safe face; everything below it is monomorphised.
 
-use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Event, SearchJob, Shared, run_search};
-use crate::timeman::Limits;
-use crate::tt::TranspositionTable;
 use crate::variant::{Outcome, PieceDef, Variant};
-use crossbeam_channel::Sender;
 
 /// What the protocol layer can ask of a game without knowing its variant.
 pub trait AnyGame: Send {
@@ -31,25 +28,8 @@ pub trait AnyGame: Send {
     /// How the game has ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
-    /// Searches the current position; sends `Info` events and exactly one
-    /// `BestMove`. Blocks until the search ends; returns the node count.
-    fn search(
-        &self,
-        limits: &Limits,
-        threads: usize,
-        multipv: usize,
-        shared: &Shared,
-        tt: &TranspositionTable,
-        tx: &Sender<Event>,
-    ) -> u64;
-    /// Static evaluation from the side to move's view, in centipawns.
-    fn evaluate(&self) -> i32;
-    /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
-    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's description, for GUIs (board size, pieces, hand).
     fn describe(&self) -> VariantDesc;
-    /// The static evaluation split into terms, each from White's view.
-    fn eval_terms(&self) -> EvalTerms;
 }
 
 /// What a protocol tells a GUI about the variant.
@@ -69,18 +49,6 @@ pub struct VariantDesc {
     pub castling: bool,
     pub gating: bool,
     pub start_fen: &'static str,
-}
-
-/// The evaluation in terms, from White's view, and the total from the side
-/// to move's view. `positional` is what the other terms leave of the total
-/// (placement, mobility, tempo).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EvalTerms {
-    pub material: i32,
-    pub hand: i32,
-    pub variant: i32,
-    pub positional: i32,
-    pub total: i32,
 }
 
 #[derive(Clone)]
@@ -153,7 +121,7 @@ impl<V: Variant> Game<V> {
     }
 }
 
-impl<V: Evaluator> AnyGame for Game<V> {
+impl<V: Variant> AnyGame for Game<V> {
     fn variant(&self) -> &'static str {
         V::NAME
     }
@@ -200,32 +168,6 @@ impl<V: Evaluator> AnyGame for Game<V> {
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
-    fn search(
-        &self,
-        limits: &Limits,
-        threads: usize,
-        multipv: usize,
-        shared: &Shared,
-        tt: &TranspositionTable,
-        tx: &Sender<Event>,
-    ) -> u64 {
-        let over = self.outcome();
-        let job = SearchJob {
-            root: *self.pos(),
-            game_keys: self.history.iter().map(|p| p.key).collect(),
-            root_moves: if over.is_some() { Vec::new() } else { self.legal() },
-            limits,
-            threads,
-            multipv,
-            moves_hint: 30,
-            shared,
-            tt,
-        };
-        run_search(job, tx, over)
-    }
-    fn evaluate(&self) -> i32 {
-        V::evaluate(self.pos())
-    }
     fn describe(&self) -> VariantDesc {
         use crate::geometry::Geometry;
         let start = Position::<V>::startpos();
@@ -249,133 +191,4 @@ impl<V: Evaluator> AnyGame for Game<V> {
             start_fen: V::START_FEN,
         }
     }
-    fn eval_terms(&self) -> EvalTerms {
-        use crate::bitboard::Bits;
-        let pos = self.pos();
-        let (mut material, mut hand) = (0, 0);
-        for (t, def) in V::PIECES.iter().enumerate() {
-            let t = t as u8 + 1;
-            for (c, sign) in [(0, 1), (1, -1)] {
-                material += sign * def.value * pos.pieces(c, t).count() as i32;
-                hand += sign * def.value * V::HAND_PCT / 100 * pos.hand[c][t as usize] as i32;
-            }
-        }
-        let variant = V::extra(pos);
-        let total = V::evaluate(pos);
-        let white = if pos.side == 0 { total } else { -total };
-        EvalTerms { material, hand, variant, positional: white - material - hand - variant, total }
-    }
-    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
-        let pos = Position::<V>::from_fen(fen)?;
-        let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt);
-        Ok((if m == Move::NONE { "(none)".into() } else { pos.move_to_uci(m) }, nodes))
-    }
-}
-
-/// The rule options (the choices the IAGO system's mutable rules and
-/// Calvinita leave open). The default is the rulings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleOptions {
-    /// IAGO (both classes): reserve pieces may enter by gating (`IagoGating`).
-    pub iago_gating: bool,
-    /// IAGO (both classes): reserve pieces may be dropped on the own back rank
-    /// (`IagoDrops`). IAGO-C's forced placement on the queen's square stays.
-    pub iago_drops: bool,
-    /// Ita: the Leaper captures by replacement, moving onto the victim like a
-    /// cannon (`ItaLeaperCapture replacement`), instead of by igui.
-    pub ita_leaper_replacement: bool,
-    /// Ita: a Flag on any square of the far rank scores the goal (`ItaGoal
-    /// rank`), not only on the enemy Flags' home squares.
-    pub ita_rank_goal: bool,
-}
-
-impl Default for RuleOptions {
-    fn default() -> Self {
-        RuleOptions { iago_gating: true, iago_drops: true, ita_leaper_replacement: false, ita_rank_goal: false }
-    }
-}
-
-/// Binds `$V` to `variants::$m::$T<A, B>` for the two flags' values and evaluates `$body`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! with_flags {
-    ($m:ident::$T:ident, $a:expr, $b:expr, $V:ident => $body:expr) => {
-        match ($a, $b) {
-            (true, true) => {
-                type $V = $crate::variants::$m::$T<true, true>;
-                $body
-            }
-            (true, false) => {
-                type $V = $crate::variants::$m::$T<true, false>;
-                $body
-            }
-            (false, true) => {
-                type $V = $crate::variants::$m::$T<false, true>;
-                $body
-            }
-            (false, false) => {
-                type $V = $crate::variants::$m::$T<false, false>;
-                $body
-            }
-        }
-    };
-}
-
-/// Calls `$body` with `$V` bound to the variant type named `$name`; `$none`
-/// otherwise. With `rules = <&RuleOptions>`, the type carries those rule
-/// options (each combination is its own monomorphised type); without, the
-/// rulings.
-#[macro_export]
-macro_rules! with_variant {
-    ($name:expr, rules = $rules:expr, $V:ident => $body:expr, _ => $none:expr) => {{
-        let rules: &$crate::game::RuleOptions = $rules;
-        match $name {
-            "iago-b" => $crate::with_flags!(
-                iago::IagoBRules, rules.iago_gating, rules.iago_drops, $V => $body),
-            "iago-c" => $crate::with_flags!(
-                iago::IagoCRules, rules.iago_gating, rules.iago_drops, $V => $body),
-            "ita" => $crate::with_flags!(
-                ita::ItaRules, rules.ita_leaper_replacement, rules.ita_rank_goal, $V => $body),
-            name => $crate::with_variant!(name, $V => $body, _ => $none),
-        }
-    }};
-    ($name:expr, $V:ident => $body:expr, _ => $none:expr) => {
-        $crate::variant_match!($name, $V, $body, $none;
-            "chess" => chess::Chess,
-            "iago-b" => iago::IagoB,
-            "iago-c" => iago::IagoC,
-            "historia-sako" => historia::HistoriaSako,
-            "ita" => ita::Ita,
-            "ito-shogi" => ito::ItoShogi,
-            "etcetera" => etcetera::Etcetera)
-    };
-}
-
-/// One `match` arm per variant name, binding `$V` to its type (used by `with_variant!`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! variant_match {
-    ($name:expr, $V:ident, $body:expr, $none:expr; $($n:literal => $m:ident :: $t:ident),* $(,)?) => {
-        match $name {
-            $($n => {
-                type $V = $crate::variants::$m::$t;
-                $body
-            })*
-            _ => $none,
-        }
-    };
-}
-
-/// Names of the variants the engine plays, default first.
-pub const VARIANTS: &[&str] = &["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"];
-
-/// A new game of `name` under the rulings.
-pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
-    with_variant!(name, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
-}
-
-/// A new game of `name` under the rule options `rules` (options that do not
-/// concern the variant are ignored).
-pub fn new_game_with(name: &str, rules: &RuleOptions) -> Option<Box<dyn AnyGame>> {
-    with_variant!(name, rules = rules, V => Some(Box::new(Game::<V>::default()) as Box<dyn AnyGame>), _ => None)
 }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod engine;
+pub mod engine_game;
 pub mod eval;
 pub mod game;
 pub mod geometry;
@@ -14,6 +15,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod protocol;
+pub mod registry;
 pub mod runner;
 pub mod search;
 pub mod timeman;

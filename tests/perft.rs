@@ -5,7 +5,7 @@
 //! Counts above `CALVIN_PERFT_MAX` nodes (default 20 million) are skipped in
 //! debug builds; `cargo test --release` runs them all.
 
-use calvin::game::new_game;
+use calvin::registry::new_game;
 use std::path::{Path, PathBuf};
 
 struct Case {

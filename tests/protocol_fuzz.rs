@@ -4,8 +4,8 @@
 //! error line (exactly one for an unknown command), and a `position` or
 //! `setboard` that fails leaves the position as it was.
 
-use calvin::game::VARIANTS;
 use calvin::protocol::{Mode, Session};
+use calvin::registry::VARIANTS;
 
 /// xorshift64*: deterministic, no dependency.
 struct Rng(u64);

@@ -404,7 +404,7 @@ fn random_openings_concurrency_and_repeatable_seed() {
 
 #[test]
 fn every_variant_plays_to_an_end() {
-    for v in calvin::game::VARIANTS {
+    for v in calvin::registry::VARIANTS {
         let r = random_match(
             &format!("variant-{v}"),
             &["--variant", v, "--games", "2", "--random-plies", "2", "--maxplies", "60", "--depth", "1"],
@@ -413,7 +413,7 @@ fn every_variant_plays_to_an_end() {
         assert_eq!(r.games.len(), 2, "{v}");
         for g in &r.games {
             assert_eq!(g.tag("Variant"), *v);
-            let mut game = calvin::game::new_game(v).unwrap();
+            let mut game = calvin::registry::new_game(v).unwrap();
             game.set_position(Some(g.tag("FEN")), &[]).unwrap();
             for m in &g.moves {
                 game.push_move(m).unwrap();
@@ -436,7 +436,7 @@ fn every_variant_plays_to_an_end() {
 /// once the `ita` variant is in `VARIANTS`.
 #[test]
 fn ita_time_forfeit_scores_one_to_four() {
-    if !calvin::game::VARIANTS.contains(&"ita") {
+    if !calvin::registry::VARIANTS.contains(&"ita") {
         eprintln!("ita is not in VARIANTS yet: skipped");
         return;
     }

@@ -6,7 +6,8 @@
 //! usage: calvin-random [--seed N] [--think-ms T] [--name NAME]
 //! (`--think-ms`: wait T ms before answering, or until `stop`.)
 
-use calvin::game::{AnyGame, VARIANTS, new_game};
+use calvin::game::AnyGame;
+use calvin::registry::{VARIANTS, new_game};
 use calvin::runner::openings::SplitMix64;
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 use std::io::{BufRead, Write};

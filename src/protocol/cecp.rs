@@ -9,7 +9,8 @@
 
 use super::{Mode, Session};
 use crate::engine::MAX_THREADS;
-use crate::game::{VARIANTS, VariantDesc};
+use crate::game::VariantDesc;
+use crate::registry::VARIANTS;
 use crate::search::{Event, Score};
 use crate::timeman::Limits;
 use std::io::Write;
@@ -801,7 +802,7 @@ pub fn board_grid(fen: &str, files: usize, ranks: usize) -> Option<Vec<Option<ch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::new_game;
+    use crate::registry::new_game;
 
     fn desc(v: &str) -> VariantDesc {
         new_game(v).unwrap().describe()

@@ -4,7 +4,7 @@
 
 use super::{Mode, Session};
 use crate::engine::{DEFAULT_HASH_MB, ItaTimeMode, MAX_HASH_MB, MAX_THREADS};
-use crate::game::VARIANTS;
+use crate::registry::VARIANTS;
 use std::io::Write;
 
 pub enum Kind {

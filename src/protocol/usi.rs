@@ -117,7 +117,7 @@ pub fn fen_to_sfen(fen: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::new_game;
+    use crate::registry::new_game;
     #[test]
     fn sfen_round_trip() {
         let d = new_game("ito-shogi").unwrap().describe();

@@ -19,7 +19,7 @@ pub mod referee;
 pub mod stats;
 pub mod timecontrol;
 
-use crate::game::{VARIANTS, new_game};
+use crate::registry::{VARIANTS, new_game};
 use config::MatchConfig;
 use crossbeam_channel::unbounded;
 use engine::Engine;

@@ -3,7 +3,8 @@
 //! from a seed so that a run can be repeated. Each opening is played twice,
 //! colours swapped.
 
-use crate::game::{AnyGame, new_game};
+use crate::game::AnyGame;
+use crate::registry::new_game;
 
 /// A small fixed random generator (SplitMix64): the same seed gives the same
 /// openings on every machine and every version of every crate.

@@ -6,8 +6,9 @@ use super::engine::{Engine, EngineCmd, Fault, FaultKind, GoReply};
 use super::openings::Opening;
 use super::record::{Forfeit, GameRecord};
 use super::timecontrol::{Clock, Limits, go_command};
-use crate::game::{AnyGame, new_game};
+use crate::game::AnyGame;
 use crate::notation::looks_like_move;
+use crate::registry::new_game;
 use crate::variant::Outcome;
 use std::time::Duration;
 

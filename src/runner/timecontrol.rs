@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-pub use crate::timeman::{ARCMIN_MS, DEGREE_MS, ItaTimeMode as ItaMode};
+pub use crate::variants::ita::{ARCMIN_MS, DEGREE_MS, ItaTimeMode as ItaMode};
 
 /// How a side's clock runs.
 #[derive(Clone, Debug, PartialEq, Eq)]

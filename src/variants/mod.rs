@@ -1,4 +1,8 @@
-//! The variants: each a description plus its hooks.
+//! The variants: one folder each, holding the game's rules (`mod.rs`: the
+//! description and hooks of [`crate::variant::Variant`]), its evaluation
+//! terms (`eval.rs`: [`crate::eval::Evaluator`]) and what else the engine
+//! knows of it above the rules ([`EngineVariant`]). The registry
+//! ([`crate::registry`]) names them.
 
 pub mod chess;
 pub mod etcetera;
@@ -6,3 +10,60 @@ pub mod historia;
 pub mod iago;
 pub mod ita;
 pub mod ito;
+
+use crate::eval::Evaluator;
+use crate::registry::RuleOption;
+use crate::timeman::Limits;
+
+/// What the engine knows of a variant beyond its rules and evaluation: its
+/// bench positions, its rule options, clock planning, a native notation and
+/// what a GUI (XBoard) must be told differently. The protocol and the
+/// engine ask these hooks instead of comparing variant names.
+pub trait EngineVariant: Evaluator {
+    /// Positions searched by `bench` (the start position first).
+    const BENCH: &'static [&'static str];
+    /// The rule options that concern this variant.
+    const RULE_OPTIONS: &'static [RuleOption] = &[];
+    /// The variant's name in XBoard's `variants` list; `None` where XBoard
+    /// cannot hold the board.
+    const XBOARD_NAME: Option<&'static str> = Some(Self::NAME);
+    /// The ranks from the own side where XBoard lets hand pieces be dropped
+    /// (all of them where drops go anywhere).
+    const XBOARD_DROP_RANKS: Option<usize> = None;
+
+    /// Limits for time planning: a variant whose clock follows rules of its
+    /// own (Ita's regenerating clocks, by the `time_mode` the user chose)
+    /// turns them into what the time manager understands.
+    fn plan_clock(limits: Limits, _time_mode: &str) -> Limits {
+        limits
+    }
+    /// The variant's own square names, where it has them.
+    fn native_notation() -> Option<&'static NativeNotation> {
+        None
+    }
+    /// The Betza string XBoard gets for a piece where XBoard's Betza cannot
+    /// say ours (a superset of the piece's moves); `None`: ours.
+    fn xboard_betza(_letter: &str, _betza: &str) -> Option<&'static str> {
+        None
+    }
+    /// The FEN as XBoard gets it (fields XBoard cannot read left out).
+    fn xboard_fen_out(fen: &str) -> String {
+        fen.to_string()
+    }
+    /// A FEN from XBoard, completed with what XBoard cannot write.
+    fn xboard_fen_in(fen: &str) -> String {
+        fen.to_string()
+    }
+}
+
+/// A variant's own notation of squares in moves (Ita's native file names).
+pub struct NativeNotation {
+    /// The name of the option that switches it on.
+    pub option: &'static str,
+    /// A canonical move text in native squares; `None` if it is not a move of two squares.
+    pub move_to_native: fn(&str) -> Option<String>,
+    /// A native move text in canonical squares.
+    pub move_to_canonical: fn(&str) -> Option<String>,
+    /// A canonical square name in native form.
+    pub square_to_native: fn(&str) -> Option<&'static str>,
+}

@@ -8,6 +8,9 @@ use crate::geometry::{Board8x8, Geometry};
 use crate::position::Position;
 use crate::variant::{DropRule, Outcome, PieceDef, Variant, WHITE};
 
+mod engine;
+mod eval;
+
 pub const KING: u8 = 1;
 pub const QUEEN: u8 = 2;
 pub const ROOK: u8 = 3;

@@ -5,6 +5,9 @@ use crate::geometry::{Board8x8, Geometry};
 use crate::position::Position;
 use crate::variant::{Bb, Outcome, PieceDef, Variant, WHITE};
 
+mod engine;
+mod eval;
+
 pub const PAWN: u8 = 1;
 pub const KNIGHT: u8 = 2;
 pub const BISHOP: u8 = 3;

@@ -13,6 +13,9 @@ use crate::geometry::Board1x31;
 use crate::position::Position;
 use crate::variant::{Outcome, PieceDef, Variant};
 
+mod engine;
+mod eval;
+
 pub const KING: u8 = 1;
 pub const PAWN: u8 = 2;
 pub const TILE: u8 = 3;

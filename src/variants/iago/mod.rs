@@ -11,6 +11,10 @@ use crate::variants::chess::{
     BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material, parse_castling,
 };
 
+mod engine;
+mod eval;
+pub use engine::{visit_b, visit_c};
+
 pub const MARSHALL: u8 = 7;
 pub const CARDINAL: u8 = 8;
 

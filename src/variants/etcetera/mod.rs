@@ -12,6 +12,9 @@ use crate::geometry::{Board7x8, Geometry};
 use crate::position::Position;
 use crate::variant::{Outcome, PieceDef, Variant, WHITE};
 
+mod engine;
+mod eval;
+
 pub const KING: u8 = 1;
 pub const ROOK: u8 = 2;
 pub const ELEPHANT: u8 = 3;

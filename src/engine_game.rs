@@ -1,0 +1,139 @@
+//! The game as the engine plays it: the rules' [`AnyGame`] plus search,
+//! evaluation, bench, and what the variant tells above its rules (clock
+//! planning, native notation, XBoard's view). The engine holds a
+//! `Box<dyn EngineGame>`; the registry makes them.
+
+use crate::game::{AnyGame, Game};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::{Event, SearchJob, Shared, run_search};
+use crate::timeman::Limits;
+use crate::tt::TranspositionTable;
+use crate::variants::{EngineVariant, NativeNotation};
+use crossbeam_channel::Sender;
+
+/// What the engine asks of a game beyond its rules.
+pub trait EngineGame: AnyGame {
+    fn clone_engine_game(&self) -> Box<dyn EngineGame>;
+    /// Searches the current position; sends `Info` events and exactly one
+    /// `BestMove`. Blocks until the search ends; returns the node count.
+    fn search(
+        &self,
+        limits: &Limits,
+        threads: usize,
+        multipv: usize,
+        shared: &Shared,
+        tt: &TranspositionTable,
+        tx: &Sender<Event>,
+    ) -> u64;
+    /// Static evaluation from the side to move's view, in centipawns.
+    fn evaluate(&self) -> i32;
+    /// The static evaluation split into terms, each from White's view.
+    fn eval_terms(&self) -> EvalTerms;
+    /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
+    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
+    /// The variant's bench positions.
+    fn bench_positions(&self) -> &'static [&'static str];
+    /// Limits for time planning under the variant's clock rules.
+    fn plan_clock(&self, limits: Limits, time_mode: &str) -> Limits;
+    /// The variant's own square names, if it has them.
+    fn native_notation(&self) -> Option<&'static NativeNotation>;
+    /// XBoard's name of the variant; `None` where XBoard cannot hold it.
+    fn xboard_name(&self) -> Option<&'static str>;
+    /// The ranks from the own side where XBoard lets hand pieces be dropped.
+    fn xboard_drop_ranks(&self) -> Option<usize>;
+    /// The Betza string XBoard gets for a piece where it differs from ours.
+    fn xboard_betza(&self, letter: &str, betza: &str) -> Option<&'static str>;
+    /// The FEN as XBoard gets it, and a FEN from XBoard completed.
+    fn xboard_fen_out(&self, fen: &str) -> String;
+    fn xboard_fen_in(&self, fen: &str) -> String;
+}
+
+/// The evaluation in terms, from White's view, and the total from the side
+/// to move's view. `positional` is what the other terms leave of the total
+/// (placement, mobility, tempo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    pub material: i32,
+    pub hand: i32,
+    pub variant: i32,
+    pub positional: i32,
+    pub total: i32,
+}
+
+impl<V: EngineVariant> EngineGame for Game<V> {
+    fn clone_engine_game(&self) -> Box<dyn EngineGame> {
+        Box::new(self.clone())
+    }
+    fn search(
+        &self,
+        limits: &Limits,
+        threads: usize,
+        multipv: usize,
+        shared: &Shared,
+        tt: &TranspositionTable,
+        tx: &Sender<Event>,
+    ) -> u64 {
+        let over = self.outcome();
+        let job = SearchJob {
+            root: *self.pos(),
+            game_keys: self.history.iter().map(|p| p.key).collect(),
+            root_moves: if over.is_some() { Vec::new() } else { self.legal() },
+            limits,
+            threads,
+            multipv,
+            moves_hint: 30,
+            shared,
+            tt,
+        };
+        run_search(job, tx, over)
+    }
+    fn evaluate(&self) -> i32 {
+        V::evaluate(self.pos())
+    }
+    fn eval_terms(&self) -> EvalTerms {
+        use crate::bitboard::Bits;
+        let pos = self.pos();
+        let (mut material, mut hand) = (0, 0);
+        for (t, def) in V::PIECES.iter().enumerate() {
+            let t = t as u8 + 1;
+            for (c, sign) in [(0, 1), (1, -1)] {
+                material += sign * def.value * pos.pieces(c, t).count() as i32;
+                hand += sign * def.value * V::HAND_PCT / 100 * pos.hand[c][t as usize] as i32;
+            }
+        }
+        let variant = V::extra(pos);
+        let total = V::evaluate(pos);
+        let white = if pos.side == 0 { total } else { -total };
+        EvalTerms { material, hand, variant, positional: white - material - hand - variant, total }
+    }
+    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
+        let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;
+        let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt);
+        Ok((if m == Move::NONE { "(none)".into() } else { pos.move_to_uci(m) }, nodes))
+    }
+    fn bench_positions(&self) -> &'static [&'static str] {
+        V::BENCH
+    }
+    fn plan_clock(&self, limits: Limits, time_mode: &str) -> Limits {
+        V::plan_clock(limits, time_mode)
+    }
+    fn native_notation(&self) -> Option<&'static NativeNotation> {
+        V::native_notation()
+    }
+    fn xboard_name(&self) -> Option<&'static str> {
+        V::XBOARD_NAME
+    }
+    fn xboard_drop_ranks(&self) -> Option<usize> {
+        V::XBOARD_DROP_RANKS
+    }
+    fn xboard_betza(&self, letter: &str, betza: &str) -> Option<&'static str> {
+        V::xboard_betza(letter, betza)
+    }
+    fn xboard_fen_out(&self, fen: &str) -> String {
+        V::xboard_fen_out(fen)
+    }
+    fn xboard_fen_in(&self, fen: &str) -> String {
+        V::xboard_fen_in(fen)
+    }
+}

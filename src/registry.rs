@@ -1,0 +1,221 @@
+//! The registry of variants: the one place where a variant's name meets its
+//! type. Everything else reaches a variant through [`VariantId`] (names,
+//! rule options, games) or through the traits its type implements (rules in
+//! [`crate::variant::Variant`], the engine's knowledge in
+//! [`crate::variants::EngineVariant`]).
+//!
+//! Adding a variant: write its folder `src/variants/<name>/` (rules in
+//! `mod.rs`, evaluation terms in `eval.rs`, its `EngineVariant` impl), then
+//! add it here: one enum variant, its place in [`VariantId::ALL`], its name in
+//! [`VariantId::name`] and one arm in [`VariantId::visit`].
+
+use crate::engine_game::EngineGame;
+use crate::game::{AnyGame, Game};
+use crate::variants::{EngineVariant, chess, etcetera, historia, iago, ita, ito};
+
+/// A variant the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantId {
+    Chess,
+    IagoB,
+    IagoC,
+    HistoriaSako,
+    Ita,
+    ItoShogi,
+    Etcetera,
+}
+
+/// Something to do with a variant's type: [`VariantId::visit`] calls
+/// `visit::<V>()` with the type the id and the rule options select.
+pub trait VariantVisitor {
+    type Out;
+    fn visit<V: EngineVariant>(self) -> Self::Out;
+}
+
+impl VariantId {
+    /// Every variant, the default first.
+    pub const ALL: [VariantId; 7] = [
+        VariantId::Chess,
+        VariantId::IagoB,
+        VariantId::IagoC,
+        VariantId::HistoriaSako,
+        VariantId::Ita,
+        VariantId::ItoShogi,
+        VariantId::Etcetera,
+    ];
+
+    /// Calls `f` with the variant's type under the rule options `rules`
+    /// (options that do not concern the variant are ignored; each
+    /// combination of a variant's options is its own monomorphised type).
+    pub fn visit<F: VariantVisitor>(self, rules: &RuleOptions, f: F) -> F::Out {
+        match self {
+            VariantId::Chess => f.visit::<chess::Chess>(),
+            VariantId::IagoB => iago::visit_b(rules, f),
+            VariantId::IagoC => iago::visit_c(rules, f),
+            VariantId::HistoriaSako => f.visit::<historia::HistoriaSako>(),
+            VariantId::Ita => ita::visit(rules, f),
+            VariantId::ItoShogi => f.visit::<ito::ItoShogi>(),
+            VariantId::Etcetera => f.visit::<etcetera::Etcetera>(),
+        }
+    }
+
+    /// The `UCI_Variant` name (the type's `Variant::NAME`: a test checks they agree).
+    pub const fn name(self) -> &'static str {
+        match self {
+            VariantId::Chess => "chess",
+            VariantId::IagoB => "iago-b",
+            VariantId::IagoC => "iago-c",
+            VariantId::HistoriaSako => "historia-sako",
+            VariantId::Ita => "ita",
+            VariantId::ItoShogi => "ito-shogi",
+            VariantId::Etcetera => "etcetera",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<VariantId> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The rule options that concern this variant.
+    pub fn rule_options(self) -> &'static [RuleOption] {
+        struct Options;
+        impl VariantVisitor for Options {
+            type Out = &'static [RuleOption];
+            fn visit<V: EngineVariant>(self) -> &'static [RuleOption] {
+                V::RULE_OPTIONS
+            }
+        }
+        self.visit(&RuleOptions::default(), Options)
+    }
+
+    /// A new game from the start position, for the engine (rules, search,
+    /// evaluation).
+    pub fn engine_game(self, rules: &RuleOptions) -> Box<dyn EngineGame> {
+        struct New;
+        impl VariantVisitor for New {
+            type Out = Box<dyn EngineGame>;
+            fn visit<V: EngineVariant>(self) -> Box<dyn EngineGame> {
+                Box::new(Game::<V>::default())
+            }
+        }
+        self.visit(rules, New)
+    }
+
+    /// A new game from the start position, rules alone (a referee, a random mover).
+    pub fn rules_game(self, rules: &RuleOptions) -> Box<dyn AnyGame> {
+        struct New;
+        impl VariantVisitor for New {
+            type Out = Box<dyn AnyGame>;
+            fn visit<V: EngineVariant>(self) -> Box<dyn AnyGame> {
+                Box::new(Game::<V>::default())
+            }
+        }
+        self.visit(rules, New)
+    }
+}
+
+/// Names of the variants the engine plays, default first.
+pub const VARIANTS: &[&str] = &{
+    let mut names = [""; VariantId::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = VariantId::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// A new game of `name` under the rulings (rules alone).
+pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
+    VariantId::from_name(name).map(|v| v.rules_game(&RuleOptions::default()))
+}
+
+/// A new game of `name` for the engine, under the rule options `rules`.
+pub fn new_game_with(name: &str, rules: &RuleOptions) -> Option<Box<dyn EngineGame>> {
+    VariantId::from_name(name).map(|v| v.engine_game(rules))
+}
+
+/// The rule options: the choices the IAGO system's mutable rules and
+/// Calvinita leave open. The default is the rulings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOptions {
+    /// IAGO (both classes): reserve pieces may enter by gating (`IagoGating`).
+    pub iago_gating: bool,
+    /// IAGO (both classes): reserve pieces may be dropped on the own back rank
+    /// (`IagoDrops`). IAGO-C's forced placement on the queen's square stays.
+    pub iago_drops: bool,
+    /// Ita: the Leaper captures by replacement, moving onto the victim like a
+    /// cannon (`ItaLeaperCapture replacement`), instead of by igui.
+    pub ita_leaper_replacement: bool,
+    /// Ita: a Flag on any square of the far rank scores the goal (`ItaGoal
+    /// rank`), not only on the enemy Flags' home squares.
+    pub ita_rank_goal: bool,
+}
+
+impl Default for RuleOptions {
+    fn default() -> Self {
+        RuleOptions { iago_gating: true, iago_drops: true, ita_leaper_replacement: false, ita_rank_goal: false }
+    }
+}
+
+/// One rule option, as the protocol names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleOption {
+    IagoGating,
+    IagoDrops,
+    ItaLeaperCapture,
+    ItaGoal,
+}
+
+impl RuleOption {
+    pub const ALL: [RuleOption; 4] =
+        [RuleOption::IagoGating, RuleOption::IagoDrops, RuleOption::ItaLeaperCapture, RuleOption::ItaGoal];
+
+    /// The option's name in `setoption`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleOption::IagoGating => "IagoGating",
+            RuleOption::IagoDrops => "IagoDrops",
+            RuleOption::ItaLeaperCapture => "ItaLeaperCapture",
+            RuleOption::ItaGoal => "ItaGoal",
+        }
+    }
+
+    /// The variants this option concerns.
+    pub fn concerns(self) -> impl Iterator<Item = VariantId> {
+        VariantId::ALL.into_iter().filter(move |v| v.rule_options().contains(&self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_ids_agree() {
+        let names: Vec<&str> = VariantId::ALL.iter().map(|v| v.name()).collect();
+        assert_eq!(names, VARIANTS);
+        struct Name;
+        impl VariantVisitor for Name {
+            type Out = &'static str;
+            fn visit<V: EngineVariant>(self) -> &'static str {
+                V::NAME
+            }
+        }
+        for v in VariantId::ALL {
+            assert_eq!(v.visit(&RuleOptions::default(), Name), v.name());
+            assert_eq!(VariantId::from_name(v.name()), Some(v));
+            assert_eq!(v.engine_game(&RuleOptions::default()).variant(), v.name());
+        }
+        assert_eq!(VariantId::from_name("shogi"), None);
+    }
+
+    #[test]
+    fn rule_options_name_their_variants() {
+        let concerns = |o: RuleOption| o.concerns().map(VariantId::name).collect::<Vec<_>>();
+        assert_eq!(concerns(RuleOption::IagoGating), ["iago-b", "iago-c"]);
+        assert_eq!(concerns(RuleOption::IagoDrops), ["iago-b", "iago-c"]);
+        assert_eq!(concerns(RuleOption::ItaLeaperCapture), ["ita"]);
+        assert_eq!(concerns(RuleOption::ItaGoal), ["ita"]);
+    }
+}

@@ -1,0 +1,16 @@
+//! What the engine knows of chess beyond its rules.
+
+use super::Chess;
+use crate::variants::EngineVariant;
+
+impl EngineVariant for Chess {
+    /// The standard perft suite's start, Kiwipete, position 3 and a middlegame.
+    const BENCH: &'static [&'static str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+    /// XBoard calls chess `normal`.
+    const XBOARD_NAME: Option<&'static str> = Some("normal");
+}

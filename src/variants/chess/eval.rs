@@ -1,0 +1,6 @@
+//! Chess evaluation: the generic terms alone.
+
+use super::Chess;
+use crate::eval::Evaluator;
+
+impl Evaluator for Chess {}

@@ -1,0 +1,13 @@
+//! What the engine knows of Etcetera beyond its rules.
+
+use super::Etcetera;
+use crate::variants::EngineVariant;
+
+impl EngineVariant for Etcetera {
+    const BENCH: &'static [&'static str] = &[
+        "gerkreg/ppppppp/3m3/3m3/3M3/3M3/PPPPPPP/GERKREG w - - 0 1",
+        "1er1r2/g1pkpgp/p2m3/3G1m1/3e3/5E1/PPK1PPP/1ER1R1G w - - 0 11",
+        "7/3k3/7/3G3/Pe5/3g3/2K4/7 w - - 6 31",
+        "2k1rg1/2pp1p1/2p1pp1/3m3/2MM2g/6P/P1PPKP1/1G2RG1 w - - 4 11",
+    ];
+}

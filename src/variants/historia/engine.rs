@@ -1,0 +1,15 @@
+//! What the engine knows of Historia Ŝako beyond its rules.
+
+use super::HistoriaSako;
+use crate::variants::EngineVariant;
+
+impl EngineVariant for HistoriaSako {
+    const BENCH: &'static [&'static str] = &[
+        "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
+        "1r1eqnr1/b3pppp/pppp4/8/8/4PPPP/PPPPN1N1/BR3Q1K[RBEEkbne] w - - 0 7",
+        "e2b2e1/1b1rpp1n/k1p5/p3p3/6P1/P1PP1R1P/1P6/Q1NEERK1[] w - - 0 26",
+        "eb1e3n/k1n1pppp/pppp4/8/8/4PPPP/PPPP1RRQ/2N1EK2[BBNEqrrb] w - - 0 7",
+    ];
+    /// Deployment drops go on the own two back ranks.
+    const XBOARD_DROP_RANKS: Option<usize> = Some(2);
+}

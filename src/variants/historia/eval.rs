@@ -1,0 +1,36 @@
+//! Historia Ŝako evaluation terms.
+
+use super::{BISHOP, ELEPHANT, HistoriaSako, KING};
+use crate::bitboard::Bits;
+use crate::eval::Evaluator;
+use crate::geometry::Geometry;
+use crate::position::Position;
+
+/// Historia Ŝako: the seed's bishop pair bonus; deployment placement: the
+/// King tucked into a back-rank corner, the slow Elephants forward on the
+/// second-rank drop squares, long-range pieces on the back rank.
+impl Evaluator for HistoriaSako {
+    fn extra(pos: &Position<Self>) -> i32 {
+        let mut s = [0i32; 2];
+        for (c, sc) in s.iter_mut().enumerate() {
+            let n = pos.pieces(c, BISHOP).count() + pos.hand[c][BISHOP as usize] as u32;
+            if n >= 2 {
+                *sc += 50;
+            }
+            if pos.hand_count(c) > 0 || pos.fullmove <= 12 {
+                for k in pos.pieces(c, KING).iter() {
+                    let file = Self::G::file_of(k) as i32;
+                    if Self::G::relative_rank(c, k) == 0 {
+                        *sc += 6 * (file - 3).abs().max((file - 4).abs());
+                    }
+                }
+                for e in pos.pieces(c, ELEPHANT).iter() {
+                    if Self::G::relative_rank(c, e) == 1 {
+                        *sc += 10;
+                    }
+                }
+            }
+        }
+        s[0] - s[1]
+    }
+}

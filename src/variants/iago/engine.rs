@@ -1,0 +1,52 @@
+//! What the engine knows of the IAGO classes beyond their rules: bench
+//! positions (from the reference perft positions), rule options, XBoard's
+//! drop zone, and the registry's choice of type by the rule options.
+
+use super::{IagoBRules, IagoCRules};
+use crate::registry::{RuleOption, RuleOptions, VariantVisitor};
+use crate::variants::EngineVariant;
+
+const RULE_OPTIONS: &[RuleOption] = &[RuleOption::IagoGating, RuleOption::IagoDrops];
+
+impl<const G: bool, const D: bool> EngineVariant for IagoBRules<G, D> {
+    const BENCH: &'static [&'static str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
+        "rn1qkbmr/1p1bpppp/p1p4n/3p4/3PN1P1/7N/PPPBPP1P/RM1QKBCR[c] w KQDFkqbdf - 0 7",
+        "5bnr/6pp/7k/8/3p2B1/1P3C1N/3K1PP1/1b4R1[] w fgh - 0 26",
+        "rmc1kbnr/p3ppp1/bqn5/3p3p/8/1M1P4/PPPNPPPP/RC1QKBNR[] w KQDFGkqfg d6 0 7",
+    ];
+    const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
+    /// Reserve pieces are dropped on the own back rank.
+    const XBOARD_DROP_RANKS: Option<usize> = Some(1);
+}
+
+impl<const G: bool, const D: bool> EngineVariant for IagoCRules<G, D> {
+    const BENCH: &'static [&'static str] = &[
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
+        "rm1qkbcr/1pp1pppp/p1n1b2n/3p4/PP6/R1NP4/2P1PPPP/MCBQKBNR[] w KCDFGkqdf - 1 7",
+        "1cb2bm1/r1pB1p2/3p1n2/3k2N1/R6r/1P3P2/2PP3P/1MBK4[] w Ccf - 3 26",
+        "r1bmkbqr/pppppppp/n6n/8/M7/4c3/PPPPB1PP/RNBCKQNR[] w KQBCGkqcf - 2 7",
+    ];
+    const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
+    const XBOARD_DROP_RANKS: Option<usize> = Some(1);
+}
+
+/// IAGO-B under the rule options.
+pub fn visit_b<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
+    match (rules.iago_gating, rules.iago_drops) {
+        (true, true) => f.visit::<IagoBRules<true, true>>(),
+        (true, false) => f.visit::<IagoBRules<true, false>>(),
+        (false, true) => f.visit::<IagoBRules<false, true>>(),
+        (false, false) => f.visit::<IagoBRules<false, false>>(),
+    }
+}
+
+/// IAGO-C under the rule options.
+pub fn visit_c<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
+    match (rules.iago_gating, rules.iago_drops) {
+        (true, true) => f.visit::<IagoCRules<true, true>>(),
+        (true, false) => f.visit::<IagoCRules<true, false>>(),
+        (false, true) => f.visit::<IagoCRules<false, true>>(),
+        (false, false) => f.visit::<IagoCRules<false, false>>(),
+    }
+}

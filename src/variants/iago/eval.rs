@@ -1,0 +1,12 @@
+//! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
+//! so it counts a little less than on the board.
+
+use super::{IagoBRules, IagoCRules};
+use crate::eval::Evaluator;
+
+impl<const G: bool, const D: bool> Evaluator for IagoBRules<G, D> {
+    const HAND_PCT: i32 = 90;
+}
+impl<const G: bool, const D: bool> Evaluator for IagoCRules<G, D> {
+    const HAND_PCT: i32 = 90;
+}

@@ -1,0 +1,114 @@
+//! What the engine knows of Ita beyond its rules: bench positions, the rule
+//! options, the regenerating clocks, the native square names, what XBoard
+//! must be told differently, and the registry's choice of type by the rule
+//! options.
+
+use super::{FLAG, ItaRules, ItaTimeMode, notation};
+use crate::bitboard::Bits;
+use crate::geometry::{Board10x10, Geometry};
+use crate::position::Position;
+use crate::registry::{RuleOption, RuleOptions, VariantVisitor};
+use crate::timeman::Limits;
+use crate::variant::{BLACK, Variant, WHITE};
+use crate::variants::{EngineVariant, NativeNotation};
+
+static NATIVE: NativeNotation = NativeNotation {
+    option: "ItaNotation",
+    move_to_native: notation::move_to_native,
+    move_to_canonical: notation::move_to_canonical,
+    square_to_native: notation::canonical_to_native,
+};
+
+impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
+    const BENCH: &'static [&'static str] = &[
+        "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1",
+        "b3ff1s1b/c1l6l/2r4c2/1prs6/1Lpp2pp1p/6P3/P2P3P1P/2CPS1RC2/3RSF1L2/B3F4B w e1ac,f2ac,e10ac,f10ac - 20 11",
+        "1l1rff3b/1b2s1rl2/2c4cp1/6ps2/P1pp3p2/10/6PP1P/1PCP1S1C2/4S2L2/3RFF1R1B w e1ac,f1ac,e10ac,f10ac - 2 11",
+        "1r2f1r3/3l1f3l/10/9c/s4Lpp1p/10/2C7/9c/4P5/B2RF1R3 w e1ac,f9ac,e10ac - 0 31",
+    ];
+    const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption::ItaLeaperCapture, RuleOption::ItaGoal];
+
+    /// The regeneration counts as its average increment per own move.
+    fn plan_clock(limits: Limits, time_mode: &str) -> Limits {
+        ItaTimeMode::parse(time_mode).map_or(limits.clone(), |m| m.plan(limits))
+    }
+    fn native_notation() -> Option<&'static NativeNotation> {
+        Some(&NATIVE)
+    }
+    fn xboard_betza(letter: &str, betza: &str) -> Option<&'static str> {
+        match (letter, betza) {
+            // The Flag's once-per-game abilities (diagonal step, capture).
+            ("F", _) => Some("fWF"),
+            // The Leaper's igui capture is a two-leg move XBoard learns from
+            // `highlight` (with `ItaLeaperCapture replacement` its Betza is XBoard's own).
+            ("L", "mRupR") => Some("mRpcabpR"),
+            _ => None,
+        }
+    }
+    /// The Flag abilities are no castling field XBoard can read: left out
+    /// (the engine keeps them).
+    fn xboard_fen_out(fen: &str) -> String {
+        let mut f: Vec<&str> = fen.split_whitespace().collect();
+        if f.len() > 2 {
+            f[2] = "-";
+        }
+        f.join(" ")
+    }
+    /// A rights field `-` (XBoard cannot write the abilities) on a board
+    /// where Flags stand on their home squares gives those Flags both
+    /// abilities, as at the start.
+    fn xboard_fen_in(fen: &str) -> String {
+        let mut f: Vec<String> = fen.split_whitespace().map(String::from).collect();
+        if f.len() <= 2 || f[2] != "-" {
+            return fen.to_string();
+        }
+        let Ok(mut pos) = Position::<Self>::from_fen(fen) else { return fen.to_string() };
+        for (color, rank) in [(WHITE, 0), (BLACK, Board10x10::RANKS - 1)] {
+            let home = Board10x10::rank_bb(rank) & (Board10x10::file_bb(4) | Board10x10::file_bb(5));
+            let flags = home & pos.pieces(color, FLAG);
+            pos.rights[0] |= flags;
+            pos.rights[1] |= flags;
+        }
+        if (pos.rights[0] | pos.rights[1]).any() {
+            f[2] = Self::rights_fen(&pos);
+        }
+        f.join(" ")
+    }
+}
+
+/// Ita under the rule options.
+pub fn visit<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
+    match (rules.ita_leaper_replacement, rules.ita_rank_goal) {
+        (false, false) => f.visit::<ItaRules<false, false>>(),
+        (false, true) => f.visit::<ItaRules<false, true>>(),
+        (true, false) => f.visit::<ItaRules<true, false>>(),
+        (true, true) => f.visit::<ItaRules<true, true>>(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::ita::Ita;
+
+    #[test]
+    fn xboard_fen_round_trip_keeps_home_flag_abilities() {
+        let start = Ita::START_FEN;
+        let out = Ita::xboard_fen_out(start);
+        assert_eq!(out, "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w - - 0 1");
+        assert_eq!(Ita::xboard_fen_in(&out), start);
+        // A Flag off its home square gets no abilities back.
+        let moved = "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SSFL2/B2RF1R2B w - - 0 1";
+        assert_eq!(
+            Ita::xboard_fen_in(moved),
+            "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SSFL2/B2RF1R2B w e1ac,e10ac,f10ac - 0 1"
+        );
+    }
+
+    #[test]
+    fn clock_planning_adds_the_regeneration() {
+        let l = Limits { wtime: Some(60_000), ..Limits::default() };
+        assert_eq!(Ita::plan_clock(l.clone(), "peaceful"), l);
+        assert_eq!(Ita::plan_clock(l.clone(), "easy").winc, Some(5 * super::super::DEGREE_MS / 6));
+    }
+}

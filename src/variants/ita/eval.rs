@@ -1,0 +1,31 @@
+//! Ita evaluation terms.
+
+use super::{FLAG, ItaRules};
+use crate::bitboard::Bits;
+use crate::eval::Evaluator;
+use crate::geometry::Geometry;
+use crate::position::Position;
+
+/// Ita: Flags want to advance (the goal is the enemy's home squares), keep
+/// their once-per-game abilities, and not stand attacked.
+impl<const R: bool, const G: bool> Evaluator for ItaRules<R, G> {
+    fn extra(pos: &Position<Self>) -> i32 {
+        let occ = pos.occupied();
+        let mut s = [0i32; 2];
+        for (c, sc) in s.iter_mut().enumerate() {
+            for f in pos.pieces(c, FLAG).iter() {
+                let r = Self::G::relative_rank(c, f) as i32;
+                *sc += r * r * 6;
+                if pos.rights[0].has(f) {
+                    *sc += 25;
+                }
+                if pos.rights[1].has(f) {
+                    *sc += 25;
+                }
+                let attackers = pos.attackers_to(f, c ^ 1, occ).count() as i32;
+                *sc -= 60 * attackers;
+            }
+        }
+        s[0] - s[1]
+    }
+}

@@ -1,0 +1,15 @@
+//! What the engine knows of Ito Shogi beyond its rules.
+
+use super::ItoShogi;
+use crate::variants::EngineVariant;
+
+impl EngineVariant for ItoShogi {
+    const BENCH: &'static [&'static str] = &[
+        "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1",
+        "P/1/1/1/s/k/1/g/1/1/h/+c/1/1/1/1/1/1/P/1/T/1/S/H/1/1/1/G/K/1/1[Tc] w - - 0 11",
+        "1/p/1/1/h/k/1/1/1/1/1/+t/1/g/H/1/P/1/C/T/+S/1/1/1/1/1/K/C/1/1/+G[s] w - - 0 31",
+        "1/k/c/s/1/1/1/1/1/g/t/1/p/1/1/1/+h/H/1/1/1/T/C/p/S/G/1/1/K/1/1[] w - - 2 11",
+    ];
+    /// XBoard's boards stop at 16 ranks: no 1x31 line.
+    const XBOARD_NAME: Option<&'static str> = None;
+}
