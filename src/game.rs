@@ -28,6 +28,8 @@ pub trait AnyGame: Send {
     /// How the game has ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The result when `loser` forfeits (time, illegal move, crash...).
+    fn forfeit(&self, loser: usize, reason: &str) -> Outcome;
     /// The variant's description, for GUIs (board size, pieces, hand).
     fn describe(&self) -> VariantDesc;
 }
@@ -168,6 +170,9 @@ impl<V: Variant> AnyGame for Game<V> {
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
+    fn forfeit(&self, loser: usize, reason: &str) -> Outcome {
+        V::forfeit(loser, reason)
+    }
     fn describe(&self) -> VariantDesc {
         use crate::geometry::Geometry;
         let start = Position::<V>::startpos();
@@ -186,7 +191,7 @@ impl<V: Variant> AnyGame for Game<V> {
             pawn: V::PAWN,
             hand_types,
             captures_to_hand: V::CAPTURES_TO_HAND,
-            castling: V::CASTLING,
+            castling: V::CASTLING.is_some(),
             gating: V::GATING,
             start_fen: V::START_FEN,
         }

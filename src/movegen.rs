@@ -376,7 +376,7 @@ impl<V: Variant> Position<V> {
                 list.push(Move::new(from, self.ep, Kind::EnPassant, 0));
             }
         }
-        if V::CASTLING && !CAPS {
+        if V::CASTLING.is_some() && !CAPS {
             self.generate_castling(list);
         }
         let them = self.by_color[us ^ 1];
@@ -388,15 +388,16 @@ impl<V: Variant> Position<V> {
     }
 
     fn generate_castling<S: MoveSink<Bb<V>>>(&self, list: &mut S) {
+        let Some(castling) = V::CASTLING else { return };
         let us = self.side;
         let rank = if us == 0 { 0 } else { V::G::RANKS - 1 };
-        let ksq = V::G::square(4, rank);
+        let ksq = V::G::square(castling.king, rank);
         if !self.rights[0].has(ksq) || !self.pieces(us, V::KING).has(ksq) {
             return;
         }
         let occ = self.occupied();
         let them = us ^ 1;
-        for (rook_file, to_file) in [(V::G::FILES - 1, 6), (0, 2)] {
+        for (rook_file, to_file) in castling.rook.into_iter().zip(castling.king_to) {
             let rsq = V::G::square(rook_file, rank);
             if !self.rights[0].has(rsq) || self.color_on(rsq) != us || self.board[rsq] == 0 {
                 continue;

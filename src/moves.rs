@@ -23,6 +23,15 @@ pub enum Kind {
     Igui = 6,
 }
 
+/// The move's bit fields: to (bits 0-6), from (7-13), kind (14-17), piece (18-22).
+const SQUARE_BITS: u32 = 7;
+const SQUARE_MASK: u32 = (1 << SQUARE_BITS) - 1;
+const FROM_SHIFT: u32 = SQUARE_BITS;
+const KIND_SHIFT: u32 = 2 * SQUARE_BITS;
+const KIND_MASK: u32 = 15;
+const PIECE_SHIFT: u32 = KIND_SHIFT + 4;
+const PIECE_MASK: u32 = 31;
+
 impl Move {
     pub const NULL: Move = Move(0);
     /// Any move that can never be generated, used as "none".
@@ -30,7 +39,7 @@ impl Move {
 
     #[inline(always)]
     pub fn new(from: usize, to: usize, kind: Kind, piece: u8) -> Move {
-        Move(to as u32 | (from as u32) << 7 | (kind as u32) << 14 | (piece as u32) << 18)
+        Move(to as u32 | (from as u32) << FROM_SHIFT | (kind as u32) << KIND_SHIFT | (piece as u32) << PIECE_SHIFT)
     }
     #[inline(always)]
     pub fn normal(from: usize, to: usize) -> Move {
@@ -38,15 +47,15 @@ impl Move {
     }
     #[inline(always)]
     pub fn to(self) -> usize {
-        (self.0 & 127) as usize
+        (self.0 & SQUARE_MASK) as usize
     }
     #[inline(always)]
     pub fn from(self) -> usize {
-        ((self.0 >> 7) & 127) as usize
+        ((self.0 >> FROM_SHIFT) & SQUARE_MASK) as usize
     }
     #[inline(always)]
     pub fn kind(self) -> Kind {
-        match (self.0 >> 14) & 15 {
+        match (self.0 >> KIND_SHIFT) & KIND_MASK {
             0 => Kind::Normal,
             1 => Kind::Promotion,
             2 => Kind::Drop,
@@ -58,7 +67,7 @@ impl Move {
     }
     #[inline(always)]
     pub fn piece(self) -> u8 {
-        ((self.0 >> 18) & 31) as u8
+        ((self.0 >> PIECE_SHIFT) & PIECE_MASK) as u8
     }
     pub fn is_null(self) -> bool {
         self == Move::NULL

@@ -43,9 +43,12 @@ pub fn zobrist() -> &'static Zobrist {
 }
 
 /// Piece code on the board: type in the low 4 bits, colour in bit 4; 0 = empty.
+const TYPE_MASK: u8 = 15;
+const COLOR_SHIFT: u8 = 4;
+
 #[inline(always)]
 pub fn code(color: usize, t: u8) -> u8 {
-    t | (color as u8) << 4
+    t | (color as u8) << COLOR_SHIFT
 }
 
 #[derive(Clone, Copy)]
@@ -120,12 +123,12 @@ impl<V: Variant> Position<V> {
     /// Type of the piece on `sq` (0 if empty).
     #[inline(always)]
     pub fn type_on(&self, sq: usize) -> u8 {
-        self.board[sq] & 15
+        self.board[sq] & TYPE_MASK
     }
     /// Colour of the piece on `sq` (meaningless if empty).
     #[inline(always)]
     pub fn color_on(&self, sq: usize) -> usize {
-        (self.board[sq] >> 4) as usize
+        (self.board[sq] >> COLOR_SHIFT) as usize
     }
     /// The square of `color`'s royal piece, or NO_SQ.
     #[inline(always)]
@@ -152,8 +155,8 @@ impl<V: Variant> Position<V> {
     pub fn remove(&mut self, sq: usize) {
         let c = self.board[sq];
         let b = Bb::<V>::bit(sq);
-        self.by_color[(c >> 4) as usize] &= !b;
-        self.by_type[(c & 15) as usize] &= !b;
+        self.by_color[(c >> COLOR_SHIFT) as usize] &= !b;
+        self.by_type[(c & TYPE_MASK) as usize] &= !b;
         self.board[sq] = 0;
         self.key ^= zobrist().piece[c as usize][sq];
     }
@@ -299,7 +302,7 @@ impl<V: Variant> Position<V> {
                         self.put(us, m.piece(), from);
                     }
                     Kind::Castling => {
-                        let (rf, rt) = castling_rook::<V::G>(from, to);
+                        let (rf, rt) = castling_rook::<V>(from, to);
                         let rook = self.type_on(rf);
                         self.remove(rf);
                         self.put(us, rook, rt);

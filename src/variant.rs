@@ -95,7 +95,8 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     const PROMOTION_MANDATORY: bool = true;
     /// A promotion to a type held in hand uses that hand piece up (IAGO).
     const PROMOTION_USES_HAND: bool = false;
-    const CASTLING: bool = false;
+    /// Where castling's king and rooks stand and land (`None`: no castling).
+    const CASTLING: Option<Castling> = None;
     const EN_PASSANT: bool = false;
     /// Seirawan-style gating from the hand onto a vacated gating square (`rights[1]`).
     const GATING: bool = false;
@@ -173,6 +174,11 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
             Outcome::win(stm ^ 1, "stalemate")
         }
     }
+    /// The result when `loser` forfeits (on time, or by a fault the referee
+    /// saw): a plain win for the other side unless the game keeps scores.
+    fn forfeit(loser: usize, reason: &str) -> Outcome {
+        Outcome::win(loser ^ 1, reason)
+    }
     /// Whether this move resets the halfmove clock.
     fn resets_clock(moved: u8, captured: u8, kind: Kind) -> bool {
         captured != 0 || moved == Self::PAWN || kind == Kind::Drop
@@ -221,17 +227,17 @@ pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2
     let mut touched = Bb::<V>::bit(m.to());
     touched |= Bb::<V>::bit(m.from());
     if m.kind() == Kind::Castling {
-        let (rook_from, _) = castling_rook::<V::G>(m.from(), m.to());
+        let (rook_from, _) = castling_rook::<V>(m.from(), m.to());
         touched |= Bb::<V>::bit(rook_from);
     }
     r[0] &= !touched;
     r[1] &= !touched;
-    if V::CASTLING {
+    if let Some(castling) = V::CASTLING {
         // Castling needs the king's square and a rook's: a lone one is no right
         // (so equal positions have equal keys however they were reached).
         for c in 0..2 {
             let rank = if c == 0 { 0 } else { V::G::RANKS - 1 };
-            let king = Bb::<V>::bit(V::G::square(4, rank));
+            let king = Bb::<V>::bit(V::G::square(castling.king, rank));
             let own = r[0] & V::G::rank_bb(rank);
             if (own & king).is_empty() || own == king {
                 r[0] &= !V::G::rank_bb(rank);
@@ -241,11 +247,29 @@ pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2
     r
 }
 
+/// Castling, described by files on the own back rank: the king's start,
+/// and for each side (king side first, then queen side) the rook's start,
+/// where the king lands and where the rook lands.
+#[derive(Clone, Copy, Debug)]
+pub struct Castling {
+    pub king: usize,
+    pub rook: [usize; 2],
+    pub king_to: [usize; 2],
+    pub rook_to: [usize; 2],
+}
+
+impl Castling {
+    /// FIDE chess: king e, rooks h and a; O-O to g (rook f), O-O-O to c (rook d).
+    pub const FIDE: Castling = Castling { king: 4, rook: [7, 0], king_to: [6, 2], rook_to: [5, 3] };
+}
+
 /// The rook's from and to squares for a king move `from -> to` that castles.
 #[inline]
-pub fn castling_rook<G: Geometry>(from: usize, to: usize) -> (usize, usize) {
-    let rank = G::rank_of(from);
-    if to > from { (G::square(G::FILES - 1, rank), to - 1) } else { (G::square(0, rank), to + 1) }
+pub fn castling_rook<V: Variant>(from: usize, to: usize) -> (usize, usize) {
+    let c = V::CASTLING.unwrap_or(Castling::FIDE);
+    let rank = V::G::rank_of(from);
+    let side = usize::from(V::G::file_of(to) != c.king_to[0]);
+    (V::G::square(c.rook[side], rank), V::G::square(c.rook_to[side], rank))
 }
 
 /// One type's tables for both colours plus a few summary facts.

@@ -35,16 +35,6 @@ pub struct GameSettings {
     pub debug: bool,
 }
 
-/// The score pair a forfeit gives where the game keeps scores: Ita's time
-/// result, the side that lost scores 1 and the other 4. The runner gives
-/// the same for every other forfeit (illegal move, crash, stall, garbage).
-pub fn forfeit_outcome(variant: &str, loser: usize, reason: &str) -> Outcome {
-    match variant {
-        "ita" => Outcome::scores(loser, 1, 4, reason),
-        _ => Outcome::win(loser ^ 1, reason),
-    }
-}
-
 /// The side to move (0 = White) from a FEN.
 pub fn side_to_move(game: &dyn AnyGame) -> usize {
     match game.fen().split_whitespace().nth(1) {
@@ -101,8 +91,10 @@ pub fn play_game(
         outcome: Outcome::draw("unfinished"),
         forfeit: None,
     };
+    // The variant says what a forfeit scores (Ita's time result for every fault).
+    let forfeit = game.clone_box();
     let finish = |rec: &mut GameRecord, loser: usize, how: Forfeit, reason: String| {
-        rec.outcome = forfeit_outcome(&rec.variant, loser, &reason);
+        rec.outcome = forfeit.forfeit(loser, &reason);
         rec.forfeit = Some((loser, how));
     };
     let fault_forfeit = |f: &Fault| match f.kind {
@@ -226,13 +218,14 @@ mod tests {
 
     #[test]
     fn forfeits_in_score_games() {
-        let o = forfeit_outcome("ita", 0, "time forfeit");
+        let ita = new_game("ita").unwrap();
+        let o = ita.forfeit(0, "time forfeit");
         assert_eq!(o.scores, Some([1, 4]));
         assert_eq!(o.winner, Some(1));
-        let o = forfeit_outcome("ita", 1, "time forfeit");
+        let o = ita.forfeit(1, "time forfeit");
         assert_eq!(o.scores, Some([4, 1]));
         assert_eq!(o.winner, Some(0));
-        let o = forfeit_outcome("chess", 1, "crash");
+        let o = new_game("chess").unwrap().forfeit(1, "crash");
         assert_eq!((o.winner, o.scores), (Some(0), None));
     }
 

@@ -3,7 +3,7 @@
 use crate::bitboard::Bits;
 use crate::geometry::{Board8x8, Geometry};
 use crate::position::Position;
-use crate::variant::{Bb, Outcome, PieceDef, Variant, WHITE};
+use crate::variant::{Bb, Castling, Outcome, PieceDef, Variant, WHITE};
 
 mod engine;
 mod eval;
@@ -36,7 +36,7 @@ impl Variant for Chess {
     const KING: u8 = KING;
     const PAWN: u8 = PAWN;
     const PROMOTIONS: &'static [u8] = &[QUEEN, ROOK, BISHOP, KNIGHT];
-    const CASTLING: bool = true;
+    const CASTLING: Option<Castling> = Some(Castling::FIDE);
     const EN_PASSANT: bool = true;
     const STALEMATE_DRAWS: bool = true;
     crate::variant_tables!(Board8x8);

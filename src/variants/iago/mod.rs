@@ -6,7 +6,7 @@
 use crate::bitboard::Bits;
 use crate::geometry::{Board8x8, Geometry};
 use crate::position::Position;
-use crate::variant::{DropRule, Outcome, PieceDef, Variant, WHITE};
+use crate::variant::{Castling, DropRule, Outcome, PieceDef, Variant, WHITE};
 use crate::variants::chess::{
     BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material, parse_castling,
 };
@@ -56,7 +56,7 @@ macro_rules! iago_variant {
             const PAWN: u8 = PAWN;
             const PROMOTIONS: &'static [u8] = &[QUEEN, MARSHALL, CARDINAL, ROOK, BISHOP, KNIGHT];
             const PROMOTION_USES_HAND: bool = true;
-            const CASTLING: bool = true;
+            const CASTLING: Option<Castling> = Some(Castling::FIDE);
             const EN_PASSANT: bool = true;
             const GATING: bool = GATING;
             const STALEMATE_DRAWS: bool = true;

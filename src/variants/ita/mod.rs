@@ -190,6 +190,10 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
     }
 
     /// Goal, flags captured and bare Flag, for the side that has just moved.
+    /// A forfeit scores as Ita's time result: the loser 1, the other side 4.
+    fn forfeit(loser: usize, reason: &str) -> Outcome {
+        Outcome::scores(loser, 1, 4, reason)
+    }
     fn board_end(pos: &Position<Self>) -> Option<Outcome> {
         let mover = pos.side ^ 1;
         let them = pos.side;
