@@ -13,7 +13,7 @@ pub fn run_bench(depth: Option<i32>) -> Vec<String> {
     let start = std::time::Instant::now();
     let mut lines = Vec::new();
     let mut total = 0u64;
-    for id in VariantId::ALL {
+    for &id in VariantId::ALL {
         let (v, game) = (id.name(), id.engine_game(&RuleOptions::default()));
         for &fen in game.bench_positions() {
             let tt = TranspositionTable::new(16);

@@ -5,24 +5,58 @@
 //! [`crate::variants::EngineVariant`]).
 //!
 //! Adding a variant: write its folder `src/variants/<name>/` (rules in
-//! `mod.rs`, evaluation terms in `eval.rs`, its `EngineVariant` impl), then
-//! add it here: one enum variant, its place in [`VariantId::ALL`], its name in
-//! [`VariantId::name`] and one arm in [`VariantId::visit`].
+//! `mod.rs`, evaluation terms in `eval.rs`, its `EngineVariant` impl and
+//! `visit` in `engine.rs`), then add one line to the table in `registry!`.
 
 use crate::engine_game::EngineGame;
 use crate::game::{AnyGame, Game};
 use crate::variants::{EngineVariant, chess, etcetera, historia, iago, ita, ito};
 
-/// A variant the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VariantId {
-    Chess,
-    IagoB,
-    IagoC,
-    HistoriaSako,
-    Ita,
-    ItoShogi,
-    Etcetera,
+/// Writes [`VariantId`] from the table below: the enum, `ALL`, `name` and
+/// `visit` (one arm per variant, calling the variant's own `visit`, which
+/// picks its type by the rule options that concern it).
+macro_rules! registry {
+    ($($(#[$doc:meta])* $id:ident = $name:literal => $visit:path),* $(,)?) => {
+        /// A variant the engine plays.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum VariantId {
+            $($(#[$doc])* $id),*
+        }
+
+        impl VariantId {
+            /// Every variant, the default first.
+            pub const ALL: &'static [VariantId] = &[$(VariantId::$id),*];
+
+            /// The `UCI_Variant` name (the type's `Variant::NAME`: a test checks they agree).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(VariantId::$id => $name),*
+                }
+            }
+
+            /// Calls `f` with the variant's type under the rule options `rules`
+            /// (options that do not concern the variant are ignored; each
+            /// combination of a variant's options is its own monomorphised type).
+            pub fn visit<F: VariantVisitor>(self, rules: &RuleOptions, f: F) -> F::Out {
+                match self {
+                    $(VariantId::$id => $visit(rules, f)),*
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    /// FIDE chess (IAGO A-class), the default.
+    Chess = "chess" => chess::visit,
+    /// IAGO chess, B-class: Marshall and Cardinal in reserve.
+    IagoB = "iago-b" => iago::visit_b,
+    /// IAGO chess, C-class: Queen, Marshall and Cardinal in reserve.
+    IagoC = "iago-c" => iago::visit_c,
+    HistoriaSako = "historia-sako" => historia::visit,
+    Ita = "ita" => ita::visit,
+    ItoShogi = "ito-shogi" => ito::visit,
+    Etcetera = "etcetera" => etcetera::visit,
 }
 
 /// Something to do with a variant's type: [`VariantId::visit`] calls
@@ -33,47 +67,8 @@ pub trait VariantVisitor {
 }
 
 impl VariantId {
-    /// Every variant, the default first.
-    pub const ALL: [VariantId; 7] = [
-        VariantId::Chess,
-        VariantId::IagoB,
-        VariantId::IagoC,
-        VariantId::HistoriaSako,
-        VariantId::Ita,
-        VariantId::ItoShogi,
-        VariantId::Etcetera,
-    ];
-
-    /// Calls `f` with the variant's type under the rule options `rules`
-    /// (options that do not concern the variant are ignored; each
-    /// combination of a variant's options is its own monomorphised type).
-    pub fn visit<F: VariantVisitor>(self, rules: &RuleOptions, f: F) -> F::Out {
-        match self {
-            VariantId::Chess => f.visit::<chess::Chess>(),
-            VariantId::IagoB => iago::visit_b(rules, f),
-            VariantId::IagoC => iago::visit_c(rules, f),
-            VariantId::HistoriaSako => f.visit::<historia::HistoriaSako>(),
-            VariantId::Ita => ita::visit(rules, f),
-            VariantId::ItoShogi => f.visit::<ito::ItoShogi>(),
-            VariantId::Etcetera => f.visit::<etcetera::Etcetera>(),
-        }
-    }
-
-    /// The `UCI_Variant` name (the type's `Variant::NAME`: a test checks they agree).
-    pub const fn name(self) -> &'static str {
-        match self {
-            VariantId::Chess => "chess",
-            VariantId::IagoB => "iago-b",
-            VariantId::IagoC => "iago-c",
-            VariantId::HistoriaSako => "historia-sako",
-            VariantId::Ita => "ita",
-            VariantId::ItoShogi => "ito-shogi",
-            VariantId::Etcetera => "etcetera",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<VariantId> {
-        Self::ALL.into_iter().find(|v| v.name() == name)
+        Self::ALL.iter().copied().find(|v| v.name() == name)
     }
 
     /// The rule options that concern this variant.
@@ -183,7 +178,7 @@ impl RuleOption {
 
     /// The variants this option concerns.
     pub fn concerns(self) -> impl Iterator<Item = VariantId> {
-        VariantId::ALL.into_iter().filter(move |v| v.rule_options().contains(&self))
+        VariantId::ALL.iter().copied().filter(move |v| v.rule_options().contains(&self))
     }
 }
 
@@ -202,7 +197,7 @@ mod tests {
                 V::NAME
             }
         }
-        for v in VariantId::ALL {
+        for &v in VariantId::ALL {
             assert_eq!(v.visit(&RuleOptions::default(), Name), v.name());
             assert_eq!(VariantId::from_name(v.name()), Some(v));
             assert_eq!(v.engine_game(&RuleOptions::default()).variant(), v.name());

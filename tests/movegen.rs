@@ -60,7 +60,7 @@ fn generators_agree_in_every_variant() {
             check::<V>(self.0)
         }
     }
-    for (i, id) in VariantId::ALL.into_iter().enumerate() {
+    for (i, &id) in VariantId::ALL.iter().enumerate() {
         id.visit(&RuleOptions::default(), Check(0x9E37_79B9 + i as u64));
     }
 }

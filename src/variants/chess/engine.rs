@@ -1,6 +1,7 @@
 //! What the engine knows of chess beyond its rules.
 
 use super::Chess;
+use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
 
 impl EngineVariant for Chess {
@@ -13,4 +14,9 @@ impl EngineVariant for Chess {
     ];
     /// XBoard calls chess `normal`.
     const XBOARD_NAME: Option<&'static str> = Some("normal");
+}
+
+/// The registry's entry: one type, whatever the rule options.
+pub fn visit<F: VariantVisitor>(_rules: &RuleOptions, f: F) -> F::Out {
+    f.visit::<Chess>()
 }

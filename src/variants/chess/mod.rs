@@ -8,6 +8,8 @@ use crate::variant::{Bb, Castling, Outcome, PieceDef, Variant, WHITE};
 mod engine;
 mod eval;
 
+pub use engine::visit;
+
 pub const PAWN: u8 = 1;
 pub const KNIGHT: u8 = 2;
 pub const BISHOP: u8 = 3;

@@ -1,6 +1,7 @@
 //! What the engine knows of Etcetera beyond its rules.
 
 use super::Etcetera;
+use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
 
 impl EngineVariant for Etcetera {
@@ -10,4 +11,9 @@ impl EngineVariant for Etcetera {
         "7/3k3/7/3G3/Pe5/3g3/2K4/7 w - - 6 31",
         "2k1rg1/2pp1p1/2p1pp1/3m3/2MM2g/6P/P1PPKP1/1G2RG1 w - - 4 11",
     ];
+}
+
+/// The registry's entry: one type, whatever the rule options.
+pub fn visit<F: VariantVisitor>(_rules: &RuleOptions, f: F) -> F::Out {
+    f.visit::<Etcetera>()
 }

@@ -15,6 +15,8 @@ use crate::variant::{Outcome, PieceDef, Variant, WHITE};
 mod engine;
 mod eval;
 
+pub use engine::visit;
+
 pub const KING: u8 = 1;
 pub const ROOK: u8 = 2;
 pub const ELEPHANT: u8 = 3;

@@ -1,6 +1,7 @@
 //! What the engine knows of Historia Ŝako beyond its rules.
 
 use super::HistoriaSako;
+use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
 
 impl EngineVariant for HistoriaSako {
@@ -12,4 +13,9 @@ impl EngineVariant for HistoriaSako {
     ];
     /// Deployment drops go on the own two back ranks.
     const XBOARD_DROP_RANKS: Option<usize> = Some(2);
+}
+
+/// The registry's entry: one type, whatever the rule options.
+pub fn visit<F: VariantVisitor>(_rules: &RuleOptions, f: F) -> F::Out {
+    f.visit::<HistoriaSako>()
 }

@@ -11,6 +11,8 @@ use crate::variant::{DropRule, Outcome, PieceDef, Variant, WHITE};
 mod engine;
 mod eval;
 
+pub use engine::visit;
+
 pub const KING: u8 = 1;
 pub const QUEEN: u8 = 2;
 pub const ROOK: u8 = 3;

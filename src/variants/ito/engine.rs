@@ -1,6 +1,7 @@
 //! What the engine knows of Ito Shogi beyond its rules.
 
 use super::ItoShogi;
+use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
 
 impl EngineVariant for ItoShogi {
@@ -12,4 +13,9 @@ impl EngineVariant for ItoShogi {
     ];
     /// XBoard's boards stop at 16 ranks: no 1x31 line.
     const XBOARD_NAME: Option<&'static str> = None;
+}
+
+/// The registry's entry: one type, whatever the rule options.
+pub fn visit<F: VariantVisitor>(_rules: &RuleOptions, f: F) -> F::Out {
+    f.visit::<ItoShogi>()
 }

@@ -16,6 +16,8 @@ use crate::variant::{Outcome, PieceDef, Variant};
 mod engine;
 mod eval;
 
+pub use engine::visit;
+
 pub const KING: u8 = 1;
 pub const PAWN: u8 = 2;
 pub const TILE: u8 = 3;
