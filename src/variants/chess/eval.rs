@@ -3,4 +3,6 @@
 use super::Chess;
 use crate::eval::Evaluator;
 
-impl Evaluator for Chess {}
+impl Evaluator for Chess {
+    crate::eval_tables!(crate::geometry::Board8x8);
+}

@@ -9,6 +9,7 @@ use crate::position::Position;
 /// Etcetera: the King cannot leave its fortress, so enemy pieces in or next
 /// to it are the danger; own defenders inside it help.
 impl Evaluator for Etcetera {
+    crate::eval_tables!(crate::geometry::Board7x8);
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {

@@ -10,6 +10,7 @@ use crate::position::Position;
 /// King tucked into a back-rank corner, the slow Elephants forward on the
 /// second-rank drop squares, long-range pieces on the back rank.
 impl Evaluator for HistoriaSako {
+    crate::eval_tables!(crate::geometry::Board8x8);
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {

@@ -5,8 +5,10 @@ use super::{IagoBRules, IagoCRules};
 use crate::eval::Evaluator;
 
 impl<const G: bool, const D: bool> Evaluator for IagoBRules<G, D> {
+    crate::eval_tables!(crate::geometry::Board8x8);
     const HAND_PCT: i32 = 90;
 }
 impl<const G: bool, const D: bool> Evaluator for IagoCRules<G, D> {
+    crate::eval_tables!(crate::geometry::Board8x8);
     const HAND_PCT: i32 = 90;
 }

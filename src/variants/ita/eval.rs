@@ -9,6 +9,7 @@ use crate::position::Position;
 /// Ita: Flags want to advance (the goal is the enemy's home squares), keep
 /// their once-per-game abilities, and not stand attacked.
 impl<const R: bool, const G: bool> Evaluator for ItaRules<R, G> {
+    crate::eval_tables!(crate::geometry::Board10x10);
     fn extra(pos: &Position<Self>) -> i32 {
         let occ = pos.occupied();
         let mut s = [0i32; 2];

@@ -5,5 +5,6 @@ use super::ItoShogi;
 use crate::eval::Evaluator;
 
 impl Evaluator for ItoShogi {
+    crate::eval_tables!(crate::geometry::Board1x31);
     const HAND_PCT: i32 = 110;
 }
