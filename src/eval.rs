@@ -4,8 +4,8 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
-use crate::position::Position;
-use crate::variant::{MAX_TYPES, Variant};
+use crate::position::{NO_SQ, Position};
+use crate::variant::{Bb, MAX_TYPES, Variant};
 
 /// Evaluation from the side to move's point of view, in centipawns.
 pub trait Evaluator: Variant {
@@ -13,6 +13,12 @@ pub trait Evaluator: Variant {
     const HAND_PCT: i32 = 100;
     /// Centipawns per reachable square for non-pawn pieces.
     const MOBILITY: i32 = 2;
+    /// Pawn structure terms (doubled, isolated and passed pawns) apply:
+    /// pawns that advance on files, as in chess.
+    const PAWN_TERMS: bool = Self::PAWN != 0 && <Self::G as Geometry>::FILES > 1;
+    /// King safety terms (attackers near the royal piece, pawn shield, open
+    /// file) apply: a royal piece on a board of files and ranks.
+    const KING_SAFETY: bool = Self::KING != 0 && <Self::G as Geometry>::FILES > 1;
     /// The variant's evaluation tables (one static per variant: see [`eval_tables!`]).
     fn eval_tables() -> &'static EvalTables<Self::G>;
     /// The piece-square value of a piece of type `t` and colour `color` on
@@ -59,7 +65,16 @@ pub fn default_pst<V: Variant>(t: u8, color: usize, sq: usize) -> i32 {
 pub struct EvalTables<G: Geometry> {
     /// `pst[(color * MAX_TYPES + t) * SQUARES + sq]`, from `color`'s view.
     pst: Vec<i32>,
-    _g: std::marker::PhantomData<G>,
+    /// The square and its neighbours (a king's zone).
+    pub zone: Vec<G::B>,
+    /// For a pawn of each colour: the squares ahead of it on its own and
+    /// the adjacent files (no enemy pawn there: passed).
+    pub front_span: [Vec<G::B>; 2],
+    /// The files beside each file (isolated pawns).
+    pub adjacent_files: Vec<G::B>,
+    /// For a king of each colour: the squares one and two ranks ahead on its
+    /// own and the adjacent files (its pawn shield).
+    pub shield: [Vec<G::B>; 2],
 }
 
 impl<G: Geometry> EvalTables<G> {
@@ -72,7 +87,39 @@ impl<G: Geometry> EvalTables<G> {
                 }
             }
         }
-        EvalTables { pst, _g: std::marker::PhantomData }
+        let near = |sq: usize, files: std::ops::RangeInclusive<i32>, ranks: std::ops::RangeInclusive<i32>| {
+            let mut b = G::B::ZERO;
+            for df in files {
+                for dr in ranks.clone() {
+                    if let Some(t) = G::offset(sq, df, dr) {
+                        b |= G::B::bit(t);
+                    }
+                }
+            }
+            b
+        };
+        let zone = (0..G::SQUARES).map(|sq| near(sq, -1..=1, -1..=1)).collect();
+        // Ranks `from..=to` ahead of the square, seen from `color`'s side.
+        let ahead = |color: usize, from: i32, to: i32| -> Vec<G::B> {
+            let ranks = if color == 0 { from..=to } else { -to..=-from };
+            (0..G::SQUARES).map(|sq| near(sq, -1..=1, ranks.clone())).collect()
+        };
+        let max = G::RANKS as i32;
+        let front_span = [ahead(0, 1, max), ahead(1, 1, max)];
+        let shield = [ahead(0, 1, 2), ahead(1, 1, 2)];
+        let adjacent_files = (0..G::FILES)
+            .map(|f| {
+                let mut b = G::B::ZERO;
+                if f > 0 {
+                    b |= G::file_bb(f - 1);
+                }
+                if f + 1 < G::FILES {
+                    b |= G::file_bb(f + 1);
+                }
+                b
+            })
+            .collect();
+        EvalTables { pst, zone, front_span, adjacent_files, shield }
     }
     #[inline(always)]
     pub fn pst(&self, color: usize, t: u8, sq: usize) -> i32 {
@@ -94,35 +141,148 @@ macro_rules! eval_tables {
     };
 }
 
-/// Material, hand, placement and mobility, from White's point of view.
+/// Passed pawn bonus by rank, on a scale of 8 ranks (rank 0 is the own back rank).
+const PASSED: [i32; 8] = [0, 5, 10, 20, 35, 60, 100, 150];
+const DOUBLED: i32 = 12;
+const ISOLATED: i32 = 10;
+/// Pawn shield: an own pawn one rank ahead of the king on its file or the
+/// adjacent ones, two ranks ahead, or none on that file.
+const SHIELD_NEAR: i32 = 10;
+const SHIELD_FAR: i32 = 5;
+const SHIELD_NONE: i32 = 12;
+/// The king's file without own pawns, and without any pawn when the
+/// opponent has a piece that rides the files.
+const KING_FILE_SEMI_OPEN: i32 = 15;
+const KING_FILE_OPEN: i32 = 10;
+/// King danger: attack units squared times this, once two pieces attack the zone.
+const DANGER_PER_UNIT2: i32 = 5;
+const DANGER_MAX: i32 = 400;
+/// Below this much non-pawn material on the opponent's side (board and
+/// hand) the king's shelter does not matter.
+const SHELTER_MATERIAL: i32 = 1300;
+
+/// Material, hand, placement, mobility, pawn structure and king safety,
+/// from White's point of view.
 pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
     let tables = V::tables();
     let eval = V::eval_tables();
     let occ = pos.occupied();
-    let empty = !occ & V::G::tables().all;
+    let all = V::G::tables().all;
+    let empty = !occ & all;
+    let kings = [pos.king_sq(0), pos.king_sq(1)];
+    let safety = V::KING_SAFETY && kings.iter().all(|&k| k != NO_SQ);
     let mut score = [0i32; 2];
-    for (c, sc) in score.iter_mut().enumerate() {
+    // Per side: non-pawn material, and the units and number of pieces attacking the enemy king's zone.
+    let mut power = [0i32; 2];
+    let mut attack = [(0i32, 0i32); 2];
+    for c in 0..2 {
+        let enemy_zone = if safety { eval.zone[kings[c ^ 1]] } else { Bb::<V>::ZERO };
         for t in 1..=tables.n_types as u8 {
             let value = V::PIECES[t as usize - 1].value;
-            *sc += value * V::HAND_PCT / 100 * pos.hand[c][t as usize] as i32;
+            let in_hand = pos.hand[c][t as usize] as i32;
+            score[c] += value * V::HAND_PCT / 100 * in_hand;
             let bb = pos.pieces(c, t);
+            if t != V::PAWN && t != V::KING {
+                power[c] += value * (in_hand + bb.count() as i32);
+            }
             if bb.is_empty() {
                 continue;
             }
             let tt = &tables.types[t as usize];
-            let cap_mask = pos.by_color[c ^ 1];
             let mobile = t != V::KING && t != V::PAWN && (tt.slide_c_mask[c] != 0 || tt.exotic);
+            let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
-                *sc += value + eval.pst(c, t, sq);
-                if !mobile {
+                score[c] += value + eval.pst(c, t, sq);
+                if !mobile && !attacker {
                     continue; // a leaper's reach is about the same everywhere: the table says it
                 }
-                let (quiet, caps) = Position::<V>::piece_targets(tt, c, sq, occ, empty, cap_mask);
-                *sc += V::MOBILITY * (quiet | caps).count() as i32;
+                let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
+                if mobile {
+                    score[c] += V::MOBILITY * (quiet | (pattern & pos.by_color[c ^ 1])).count() as i32;
+                }
+                if attacker && (pattern & enemy_zone).any() {
+                    attack[c].0 += (value / 200).clamp(1, 5);
+                    attack[c].1 += 1;
+                }
+            }
+        }
+    }
+    if V::PAWN_TERMS {
+        score[0] += pawn_structure(pos, eval, 0);
+        score[1] += pawn_structure(pos, eval, 1);
+    }
+    if safety {
+        for c in 0..2 {
+            let (units, attackers) = attack[c ^ 1];
+            score[c] -= king_danger(units, attackers);
+            if V::PAWN_TERMS && power[c ^ 1] >= SHELTER_MATERIAL {
+                score[c] += shelter(pos, eval, c, kings[c]);
             }
         }
     }
     score[0] - score[1]
+}
+
+/// The king danger of `units` of attack by `attackers` pieces on the king's zone.
+fn king_danger(units: i32, attackers: i32) -> i32 {
+    if attackers < 2 { 0 } else { (DANGER_PER_UNIT2 * units * units).min(DANGER_MAX) }
+}
+
+/// Doubled, isolated and passed pawns of `color`, from its point of view.
+fn pawn_structure<V: Evaluator>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize) -> i32 {
+    let ours = pos.pieces(color, V::PAWN);
+    let theirs = pos.pieces(color ^ 1, V::PAWN);
+    let mut s = 0;
+    for f in 0..V::G::FILES {
+        let n = (ours & V::G::file_bb(f)).count() as i32;
+        if n == 0 {
+            continue;
+        }
+        s -= DOUBLED * (n - 1);
+        if (ours & eval.adjacent_files[f]).is_empty() {
+            s -= ISOLATED * n;
+        }
+    }
+    for sq in ours.iter() {
+        if (eval.front_span[color][sq] & theirs).is_empty() {
+            let rank = V::G::relative_rank(color, sq) * 7 / (V::G::RANKS - 1);
+            s += PASSED[rank];
+        }
+    }
+    s
+}
+
+/// The king's pawn shield and the file it stands on, from `color`'s point of view.
+fn shelter<V: Evaluator>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize, king: usize) -> i32 {
+    if V::G::relative_rank(color, king) > 1 {
+        return 0; // a king that has left home has no shield to keep
+    }
+    let ours = pos.pieces(color, V::PAWN);
+    let theirs = pos.pieces(color ^ 1, V::PAWN);
+    let shield = eval.shield[color][king] & ours;
+    let near = eval.zone[king];
+    let mut s = 0;
+    let kf = V::G::file_of(king);
+    for f in kf.saturating_sub(1)..=(kf + 1).min(V::G::FILES - 1) {
+        let on_file = shield & V::G::file_bb(f);
+        s += if (on_file & near).any() {
+            SHIELD_NEAR
+        } else if on_file.any() {
+            SHIELD_FAR
+        } else {
+            -SHIELD_NONE
+        };
+    }
+    let file = V::G::file_bb(kf);
+    if (file & ours).is_empty() {
+        s -= KING_FILE_SEMI_OPEN;
+        let riders = V::tables().orth_riders;
+        let rides = (1..=V::PIECES.len() as u8).any(|t| riders >> t & 1 == 1 && pos.pieces(color ^ 1, t).any());
+        if (file & theirs).is_empty() && rides {
+            s -= KING_FILE_OPEN;
+        }
+    }
+    s
 }
 
 #[cfg(test)]
@@ -135,5 +295,59 @@ mod tests {
         assert_eq!(Chess::evaluate(&p), 10);
         let q = Position::<Chess>::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert!(Chess::evaluate(&q) > 900);
+    }
+
+    #[test]
+    fn pawn_structure_counts_exactly() {
+        // White: a2 b2 (a pair), d5 and f2 isolated; no black pawns, so all
+        // four are passed: 5 + 5 + 5 (rank 2) + 35 (rank 5) - 2 * 10.
+        let p = Position::<Chess>::from_fen("4k3/8/8/3P4/8/8/PP3P2/4K3 w - - 0 1").unwrap();
+        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 0), 30);
+        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 1), 0);
+        // Doubled and blocked: c2 c3 against c6 (not passed, isolated both).
+        let p = Position::<Chess>::from_fen("4k3/8/2p5/8/8/2P5/2P5/4K3 w - - 0 1").unwrap();
+        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 0), -12 - 2 * 10);
+        // Black's c6: isolated, and not passed (white pawns stand ahead of it on its file).
+        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 1), -10);
+    }
+
+    #[test]
+    fn shelter_counts_shield_and_open_file() {
+        // f2 and g2 next to the king (+10 each), h3 two ahead (+5).
+        let p = Position::<Chess>::from_fen("6k1/8/8/8/8/7P/5PP1/6K1 w - - 0 1").unwrap();
+        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 25);
+        // No pawn on the g-file: -12 for the gap, -15 semi-open, -10 open
+        // with a black rook on the board.
+        let p = Position::<Chess>::from_fen("6k1/6r1/8/8/8/8/5P1P/6K1 w - - 0 1").unwrap();
+        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 10 - 12 + 10 - 15 - 10);
+        // A king off its first two ranks has no shelter term.
+        let p = Position::<Chess>::from_fen("6k1/8/8/8/8/6K1/5PPP/8 w - - 0 1").unwrap();
+        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 0);
+    }
+
+    #[test]
+    fn king_danger_needs_two_attackers() {
+        assert_eq!(king_danger(4, 1), 0);
+        assert_eq!(king_danger(5, 2), 125);
+        assert_eq!(king_danger(20, 5), 400);
+    }
+
+    #[test]
+    fn tables_follow_the_board() {
+        use crate::geometry::{Board8x8, Board10x10};
+        use crate::variants::ita::Ita;
+        let t = Chess::eval_tables();
+        let sq = |n: &str| Board8x8::parse_square(n).unwrap();
+        let bb = |names: &[&str]| names.iter().fold(0u64, |b, n| b | 1u64 << sq(n));
+        assert_eq!(t.zone[sq("a1")], bb(&["a1", "b1", "a2", "b2"]));
+        assert_eq!(t.shield[0][sq("g1")], bb(&["f2", "g2", "h2", "f3", "g3", "h3"]));
+        assert_eq!(t.shield[1][sq("b8")], bb(&["a7", "b7", "c7", "a6", "b6", "c6"]));
+        assert_eq!(t.front_span[1][sq("a3")], bb(&["a2", "b2", "a1", "b1"]));
+        // Ita's 10x10 board: the zone of j10 and the span of a white pawn on e9.
+        let t = Ita::eval_tables();
+        let sq = |n: &str| Board10x10::parse_square(n).unwrap();
+        let bb = |names: &[&str]| names.iter().fold(0u128, |b, n| b | 1u128 << sq(n));
+        assert_eq!(t.zone[sq("j10")], bb(&["i9", "j9", "i10", "j10"]));
+        assert_eq!(t.front_span[0][sq("e9")], bb(&["d10", "e10", "f10"]));
     }
 }
