@@ -159,11 +159,11 @@ impl Game {
         referee_cmd: &[String],
         engine_cmds: &[Vec<String>],
     ) -> Result<Arc<Mutex<Game>>, String> {
-        let mut referee = Referee::start(referee_cmd)?;
         let fen = match &new.fen {
             Some(f) => check_fen_text(f)?,
             None => new.variant.startpos.clone(),
         };
+        let mut referee = Referee::start(referee_cmd)?;
         let verdict = referee.judge(&new.variant.name, &fen, &[]).map_err(|e| format!("referee: {e}"))?;
         let base = match new.limit {
             Limit::Clock { base_ms, .. } => base_ms,
