@@ -291,10 +291,13 @@ function accept(j) {
   if (j.error) say(j.error);
   if (j.id === undefined) return;
   const changed = !st || j.ver !== st.ver || j.id !== st.id;
+  // A new position drops the selection; analysis lines arriving keep it.
+  const moved = !st || j.id !== st.id || j.fen !== st.fen || j.moves.length !== st.moves.length;
   st = j;
   receivedAt = performance.now();
   if (location.hash !== '#game=' + st.id) history.replaceState(null, '', '#game=' + st.id);
-  if (changed) { sel = null; hideChoice(); render(); }
+  if (moved) { sel = null; hideChoice(); }
+  if (changed) render();
 }
 
 async function poll() {

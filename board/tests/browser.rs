@@ -711,3 +711,108 @@ fn split_moves() {
         &Value::Arr(vec![Value::Num(1.0), Value::Str("x\"é".into())])
     );
 }
+
+/// The engine's choice at a small depth, for the screenshot games.
+fn engine_move(variant: &str, fen: &str, moves: &[String]) -> String {
+    let mut child = Command::new(engine_path()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let pos = if moves.is_empty() { format!("position fen {fen}") } else { format!("position fen {fen} moves {}", moves.join(" ")) };
+    writeln!(input, "setoption name UCI_Variant value {variant}\n{pos}\ngo depth 4").unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let mut best = String::new();
+    for line in out.lines() {
+        let line = line.unwrap();
+        if let Some(m) = line.strip_prefix("bestmove ") {
+            best = m.split_whitespace().next().unwrap().to_string();
+            break;
+        }
+    }
+    drop(input);
+    let _ = child.wait();
+    best
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let b: Vec<u8> = s.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').collect();
+    let mut out = Vec::new();
+    for chunk in b.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= (val(*c) as u32) << (18 - 6 * i);
+        }
+        out.push((n >> 16) as u8);
+        if chunk.len() > 2 {
+            out.push((n >> 8) as u8);
+        }
+        if chunk.len() > 3 {
+            out.push(n as u8);
+        }
+    }
+    out
+}
+
+/// Writes `docs/board/<variant>.png` (README's screenshots): a few plies of
+/// the engine's moves played by clicks, a piece selected, analysis for some.
+/// Run with `cargo test --release -p calvin-board --test browser -- --ignored screenshots`.
+#[test]
+#[ignore]
+fn screenshots() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = Browser::start() else { return };
+    let (_board, port) = start_board(&[]);
+    b.cmd("POST", "/window/rect", r#"{"width":1366,"height":768}"#).unwrap();
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("st && info");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/board");
+    std::fs::create_dir_all(&dir).unwrap();
+    // variant, FEN, plies, analyse
+    let shots: [(&str, &str, usize, bool); 7] = [
+        ("chess", "", 6, true),
+        ("iago-b", "", 5, false),
+        ("iago-c", "", 6, false),
+        ("historia-sako", "", 9, false),
+        ("ita", "", 8, true),
+        // Pawns in both hands and a promoted Tile General (+T, a Silver General).
+        ("ito-shogi", "k/1/1/1/s/g/1/h/c/1/1/t/1/1/1/1/1/1/1/+T/1/1/C/H/1/G/S/1/1/1/K[Pp] w - - 0 8", 4, false),
+        ("etcetera", "", 6, false),
+    ];
+    for (variant, fen, plies, analyse) in shots {
+        b.new_game(variant, fen, "human", "human", NO_CLOCK);
+        let start = b.js_str("return st.startfen");
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..plies {
+            let m = engine_move(variant, &start, &moves);
+            b.play(&m);
+            moves.push(m);
+        }
+        if analyse {
+            b.js("document.getElementById('multipv').value = '3';");
+            b.click("#analyse");
+            b.wait("st.lines.length === 3 && st.lines[0].depth >= 8");
+        }
+        // Select something with targets: a hand piece if one can drop, else the first mover.
+        let pick = b.js_str(
+            "const d = st.legal.find(m => m.includes('@')); const n = st.legal.find(m => !m.includes('@'));
+             return d ? 'hand:' + st.turn + d[0] : 'sq:' + n.match(/^[a-z][0-9]+/)[0]",
+        );
+        match pick.split_once(':') {
+            Some(("hand", k)) => b.click(&format!(".hp[data-hand=\"{k}\"]")),
+            Some((_, sq)) => b.click(&format!(".sq[data-sq=\"{sq}\"]")),
+            None => {}
+        }
+        b.wait("sel");
+        let png = b.cmd("GET", "/screenshot", "").unwrap();
+        std::fs::write(dir.join(format!("{variant}.png")), base64(png.str())).unwrap();
+        if analyse {
+            b.click("#analyse");
+            b.wait("!st.analysis");
+        }
+    }
+}
