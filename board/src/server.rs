@@ -143,13 +143,9 @@ impl Board {
         // Another site's page in the same browser must not drive the board:
         // the Host must be this server, and actions carry a header that
         // cross-site forms cannot set.
-        let host_ok = rq.headers().iter().any(|h| {
-            h.field.equiv("Host") && {
-                let host = h.value.as_str();
-                let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
-                matches!(name, "127.0.0.1" | "localhost" | "[::1]") || self.address().starts_with(name)
-            }
-        });
+        let hosts: Vec<&str> =
+            rq.headers().iter().filter(|h| h.field.equiv("Host")).map(|h| h.value.as_str()).collect();
+        let host_ok = hosts.len() == 1 && self.host_allowed(hosts[0]);
         let marked = rq.headers().iter().any(|h| h.field.equiv("X-Calvin-Board"));
         let (status, body, kind) = if !host_ok {
             let (s, b) = error(403, "unexpected Host header");
@@ -189,6 +185,15 @@ impl Board {
         let nocache = Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..]).expect("static header");
         let _ =
             rq.respond(Response::from_string(body).with_status_code(status).with_header(header).with_header(nocache));
+    }
+
+    /// The Host header names this server: a loopback name, or the address it
+    /// listens on (any name when it listens on all interfaces, by request).
+    fn host_allowed(&self, host: &str) -> bool {
+        let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
+        let listen = self.http.server_addr().to_ip();
+        matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+            || listen.is_some_and(|a| a.ip().is_unspecified() || a.ip().to_string() == name.trim_matches(['[', ']']))
     }
 
     fn info(&self) -> Json {

@@ -6,10 +6,13 @@
 //!
 //! Every wait has a deadline of many seconds, so a loaded machine is slow, not wrong.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+mod common;
+
+use common::{Killer, engine_path, free_port, http, start_board};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -146,58 +149,7 @@ fn quote(s: &str) -> String {
     o
 }
 
-// ---- HTTP ---------------------------------------------------------------------------
-
-fn http(port: u16, method: &str, path: &str, body: Option<&str>, headers: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    let body = body.unwrap_or("");
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n{headers}\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    // Read the head, then exactly the body (servers may keep the connection open).
-    let mut r = BufReader::new(s);
-    let mut head = String::new();
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
-            break;
-        }
-        head.push_str(&line);
-    }
-    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let lower = head.to_ascii_lowercase();
-    let length =
-        lower.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|n| n.trim().parse::<usize>().ok());
-    let body = if let Some(n) = length {
-        let mut b = vec![0; n];
-        r.read_exact(&mut b).unwrap();
-        String::from_utf8_lossy(&b).into_owned()
-    } else if lower.contains("transfer-encoding: chunked") {
-        let mut out = Vec::new();
-        loop {
-            let mut size = String::new();
-            r.read_line(&mut size).unwrap();
-            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            let mut b = vec![0; n + 2];
-            r.read_exact(&mut b).unwrap();
-            if n == 0 {
-                break;
-            }
-            out.extend_from_slice(&b[..n]);
-        }
-        String::from_utf8_lossy(&out).into_owned()
-    } else {
-        let mut b = Vec::new();
-        r.read_to_end(&mut b).unwrap();
-        String::from_utf8_lossy(&b).into_owned()
-    };
-    (status, body)
-}
-
-// ---- processes ------------------------------------------------------------------------
+// ---- processes ----------------------------------------------------------------------
 
 fn which(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -210,48 +162,6 @@ fn which(names: &[&str]) -> Option<PathBuf> {
         }
     }
     None
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-struct Killer(Child);
-impl Drop for Killer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The engine binary built beside this test (target/<profile>/calvin).
-fn engine_path() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let p = dir.join("calvin");
-    assert!(
-        p.exists(),
-        "{} is missing: run the tests from the workspace root (cargo test --release builds the engine too)",
-        p.display()
-    );
-    p
-}
-
-/// Starts `calvin-board` on a free port with extra arguments; returns it and its port.
-fn start_board(extra: &[&str]) -> (Killer, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_calvin-board"))
-        .args(["--port", "0", "--engine"])
-        .arg(engine_path())
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start calvin-board");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line.split("127.0.0.1:").nth(1).and_then(|r| r.split_whitespace().next()).and_then(|p| p.parse().ok());
-    let port = port.unwrap_or_else(|| panic!("no address in {line:?}"));
-    (Killer(child), port)
 }
 
 // ---- the browser --------------------------------------------------------------------
@@ -403,6 +313,30 @@ impl Browser {
             std::thread::sleep(Duration::from_millis(200));
         }
         panic!("cannot click {css}: {last}");
+    }
+
+    /// The centre of an element in viewport pixels.
+    fn centre(&self, css: &str) -> (i64, i64) {
+        let v = self.js_str(&format!("const r = document.querySelector({}).getBoundingClientRect(); return Math.round(r.x + r.width / 2) + ' ' + Math.round(r.y + r.height / 2)", quote(css)));
+        let (x, y) = v.split_once(' ').unwrap();
+        (x.parse().unwrap(), y.parse().unwrap())
+    }
+
+    /// Drags with the mouse (WebDriver actions) from one element to another.
+    /// The board is redrawn on the press, so the path is given in pixels.
+    fn drag(&self, from: &str, to: &str) {
+        let ((x0, y0), (x1, y1)) = (self.centre(from), self.centre(to));
+        let actions = format!(
+            r#"{{"actions":[{{"type":"pointer","id":"mouse","parameters":{{"pointerType":"mouse"}},"actions":[
+            {{"type":"pointerMove","duration":0,"origin":"viewport","x":{x0},"y":{y0}}},
+            {{"type":"pointerDown","button":0}},
+            {{"type":"pointerMove","duration":150,"origin":"viewport","x":{},"y":{}}},
+            {{"type":"pointerMove","duration":150,"origin":"viewport","x":{x1},"y":{y1}}},
+            {{"type":"pointerUp","button":0}}]}}]}}"#,
+            (x0 + x1) / 2,
+            (y0 + y1) / 2
+        );
+        self.cmd("POST", "/actions", &actions).unwrap();
     }
 
     fn moves(&self) -> usize {
@@ -592,6 +526,39 @@ fn a_short_game_by_clicks_in_every_variant() {
 }
 
 #[test]
+fn promotion_choice_and_dragging() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = Browser::start() else { return };
+    let (_board, port) = start_board(&[]);
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("st && info");
+    // A pawn on the seventh: the target offers the four pieces, the knight is chosen.
+    b.new_game("chess", "k7/4P3/8/8/8/8/8/K7 w - - 0 1", HUMANS.0, HUMANS.1, NO_CLOCK);
+    b.click(".sq[data-sq=\"e7\"]");
+    b.wait("sel && sel.from === 'e7'");
+    b.click(".sq[data-sq=\"e8\"]");
+    b.wait("!document.getElementById('choice').hidden");
+    assert_eq!(
+        b.js_str("return [...document.querySelectorAll('#choice button')].map(e => e.dataset.move).join(' ')"),
+        "e7e8q e7e8r e7e8b e7e8n"
+    );
+    b.click("#choice button[data-move=\"e7e8n\"]");
+    b.wait("st.moves.join() === 'e7e8n'");
+    assert_eq!(b.piece("e8"), "w:\u{265E}");
+    // Dragging a piece plays it; dragging to a square that is no target does nothing.
+    b.new_game("ita", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    b.drag(".sq[data-sq=\"c4\"] .piece", ".sq[data-sq=\"c6\"]");
+    b.wait("document.getElementById('message').textContent === 'not a legal move: c4 to c6'");
+    assert_eq!(b.moves(), 0);
+    b.drag(".sq[data-sq=\"c4\"] .piece", ".sq[data-sq=\"c5\"]");
+    b.wait("st.moves.join() === 'c4c5'");
+    assert_eq!(b.piece("c5"), "w:P");
+    // Flip turns the board: h10 is drawn first (top left).
+    b.click("#flip");
+    b.wait("document.querySelector('#board .sq').dataset.sq === 'j1'");
+}
+
+#[test]
 fn illegal_clicks_forged_moves_and_bad_fens_change_nothing() {
     let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = Browser::start() else { return };
@@ -716,7 +683,11 @@ fn split_moves() {
 fn engine_move(variant: &str, fen: &str, moves: &[String]) -> String {
     let mut child = Command::new(engine_path()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
-    let pos = if moves.is_empty() { format!("position fen {fen}") } else { format!("position fen {fen} moves {}", moves.join(" ")) };
+    let pos = if moves.is_empty() {
+        format!("position fen {fen}")
+    } else {
+        format!("position fen {fen} moves {}", moves.join(" "))
+    };
     writeln!(input, "setoption name UCI_Variant value {variant}\n{pos}\ngo depth 4").unwrap();
     let out = BufReader::new(child.stdout.take().unwrap());
     let mut best = String::new();
