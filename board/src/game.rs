@@ -113,6 +113,9 @@ pub fn check_fen_text(fen: &str) -> Result<String, String> {
 
 const ANALYSER: usize = 2;
 
+/// A game nobody has asked about for this long starts no more searches.
+const IDLE: Duration = Duration::from_secs(120);
+
 pub struct Game {
     pub id: u64,
     pub variant: VariantInfo,
@@ -139,6 +142,8 @@ pub struct Game {
     lines_from: Option<usize>,
     messages: Vec<String>,
     pub last_used: Instant,
+    /// Searches not started because nobody was looking; resumed by `touch`.
+    paused: bool,
     me: Weak<Mutex<Game>>,
     engine_cmds: Vec<Vec<String>>,
 }
@@ -201,6 +206,7 @@ impl Game {
             lines_from: None,
             messages: Vec::new(),
             last_used: Instant::now(),
+            paused: false,
             me: Weak::new(),
             engine_cmds: engine_cmds.to_vec(),
         };
@@ -340,6 +346,15 @@ impl Game {
         Ok(())
     }
 
+    /// The page has asked: the game is in use, paused searches go on.
+    pub fn touch(&mut self) {
+        self.last_used = Instant::now();
+        if self.paused {
+            self.paused = false;
+            self.after_change();
+        }
+    }
+
     /// Analysis on or off (with `multipv` lines); off stops the analyser at once.
     pub fn analyse(&mut self, on: bool, multipv: u32) -> Result<(), String> {
         if on && self.players != [Player::Human, Player::Human] {
@@ -381,6 +396,13 @@ impl Game {
         }
         let setup = setup_position(&self.start_fen, &self.moves);
         let side = self.side();
+        // Nobody has looked for a while (the page was closed): engines rest.
+        if self.last_used.elapsed() > IDLE {
+            if self.analysis_on || self.players[side] != Player::Human {
+                self.paused = true;
+            }
+            return;
+        }
         if self.players[side] != Player::Human {
             let go = match self.limit {
                 Limit::Clock { inc_ms, .. } => {

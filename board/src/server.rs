@@ -121,6 +121,15 @@ impl Board {
 
     /// Serves requests on a few threads until the process ends.
     pub fn run(self: Arc<Self>) {
+        // Games nobody has asked about for half an hour end (their processes too).
+        let reaper = self.clone();
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(60));
+                let mut games = reaper.games.lock().unwrap_or_else(|e| e.into_inner());
+                games.retain(|_, g| g.lock().unwrap_or_else(|e| e.into_inner()).last_used.elapsed().as_secs() < 1800);
+            }
+        });
         let threads: Vec<_> = (0..4)
             .map(|_| {
                 let b = self.clone();
@@ -232,8 +241,8 @@ impl Board {
         match self.game(form) {
             Ok(g) => {
                 let mut g = g.lock().unwrap_or_else(|e| e.into_inner());
+                g.touch();
                 g.tick();
-                g.last_used = Instant::now();
                 (200, g.state().to_string())
             }
             Err(e) => e,
