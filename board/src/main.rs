@@ -57,6 +57,9 @@ fn main() {
             }
         }
     }
+    if !matches!(listen.as_str(), "127.0.0.1" | "localhost" | "::1") {
+        eprintln!("calvin-board: listening on {listen}: anyone who can reach it can use the board and start engines");
+    }
     let engine = engine.unwrap_or_else(find_engine);
     if !engine.exists() {
         eprintln!("no engine at {}: build it with `cargo build --release` or give --engine PATH", engine.display());

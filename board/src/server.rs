@@ -1,4 +1,18 @@
 //! The HTTP side: the page's files, the JSON interface, checks and rate limits.
+//!
+//! Routes (forms in, JSON out; every action needs the `X-Calvin-Board` header,
+//! which another site's form cannot send, and a Host naming this server):
+//! - `GET /`, `/board.js`, `/board.css`: the page, compiled into the binary;
+//! - `GET /api/info`: the referee's variants (variant lines) and the engines;
+//! - `GET /api/state?game=N`: the game (FEN, legal moves, result, clocks, lines, PGN);
+//! - `POST /api/new` (`variant`, `fen`, `white`/`black` = `human` or an engine
+//!   number, `limit` = `clock` with `base` minutes and `inc` seconds, or
+//!   `movetime`/`depth`/`nodes` with `value`; `replace` = the game it ends);
+//! - `POST /api/move` (`game`, `move`: one of the referee's legal moves, as text);
+//! - `POST /api/undo`, `/api/movenow` (`game`), `/api/analyse` (`game`, `on`, `multipv`).
+//!
+//! Errors are `{"error": "..."}` (with the unchanged state for a refused action);
+//! 429 when requests come faster than a person makes them.
 
 use crate::game::{Game, Limit, NewGame, Player};
 use crate::json::Json;

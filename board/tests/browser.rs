@@ -11,6 +11,7 @@ mod common;
 use common::{Killer, engine_path, free_port, http, start_board};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -169,8 +170,16 @@ fn which(names: &[&str]) -> Option<PathBuf> {
 /// Tests share one browser at a time (2 cores: several Chromiums would crawl).
 static BROWSER: Mutex<()> = Mutex::new(());
 
+/// Ends a process and its whole process group.
+struct Group(Killer);
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", "--", &format!("-{}", self.0.0.id())]).status();
+    }
+}
+
 struct Browser {
-    _driver: Killer,
+    _driver: Group,
     _profile: TempDir,
     port: u16,
     session: String,
@@ -199,13 +208,16 @@ impl Browser {
             return None;
         };
         let port = free_port();
+        // chromedriver and the Chromium it starts get a process group of their
+        // own, ended as a whole when the test ends, even after a panic.
         let child = Command::new(driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .expect("chromedriver");
-        let driver = Killer(child);
+        let driver = Group(Killer(child));
         let end = Instant::now() + WAIT;
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(Instant::now() < end, "chromedriver did not start");
