@@ -10,9 +10,16 @@ const HANDSHAKE: Duration = Duration::from_secs(30);
 
 /// What a worker reports to its game.
 pub enum Event {
-    Ready,
-    Info { epoch: u64, line: String },
-    BestMove { epoch: u64, mv: String },
+    /// The handshake is done; the engine's `id name`.
+    Ready(Option<String>),
+    Info {
+        epoch: u64,
+        line: String,
+    },
+    BestMove {
+        epoch: u64,
+        mv: String,
+    },
     Died(String),
 }
 
@@ -97,7 +104,7 @@ impl Drop for EngineSlot {
     }
 }
 
-fn handshake(proc: &mut Proc, variant: &str) -> Result<(), String> {
+fn handshake(proc: &mut Proc, variant: &str) -> Result<Option<String>, String> {
     proc.send("uci").map_err(|e| e.to_string())?;
     let lines = proc.until("uci", HANDSHAKE, |l| l == "uciok").map_err(|e| e.to_string())?;
     let variants: Option<Vec<&str>> = lines
@@ -112,15 +119,18 @@ fn handshake(proc: &mut Proc, variant: &str) -> Result<(), String> {
         _ => return Err(format!("{} does not play {variant}", proc.name)),
     }
     proc.query(&["ucinewgame".into()], HANDSHAKE).map_err(|e| e.to_string())?;
-    Ok(())
+    Ok(lines.iter().find_map(|l| l.strip_prefix("id name ")).map(|n| n.trim().chars().take(60).collect()))
 }
 
 fn worker(mut proc: Proc, variant: String, jobs: Receiver<Job>, report: impl Fn(Event) -> bool) {
-    if let Err(e) = handshake(&mut proc, &variant) {
-        report(Event::Died(e));
-        return;
-    }
-    if !report(Event::Ready) {
+    let name = match handshake(&mut proc, &variant) {
+        Ok(n) => n,
+        Err(e) => {
+            report(Event::Died(e));
+            return;
+        }
+    };
+    if !report(Event::Ready(name)) {
         return;
     }
     while let Ok(job) = jobs.recv() {

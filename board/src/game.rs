@@ -439,9 +439,12 @@ impl Game {
     fn on_event(&mut self, slot: usize, ev: Event) {
         self.ver += 1;
         match ev {
-            Event::Ready => {
+            Event::Ready(name) => {
                 if let Some(s) = self.slots[slot].as_mut() {
                     s.status = "ready".into();
+                    if let Some(n) = name.filter(|n| !n.is_empty()) {
+                        s.name = n;
+                    }
                 }
                 if slot == ANALYSER || slot == self.side() {
                     self.after_change();
@@ -498,9 +501,12 @@ impl Game {
     /// The game as PGN, moves in the engine's notation, with the Variant tag.
     pub fn pgn(&self) -> String {
         let result = self.outcome().map_or("*".to_string(), |o| o.result.clone());
-        let name = |p: Player| match p {
+        let name = |side: usize| match self.players[side] {
             Player::Human => "Human".to_string(),
-            Player::Engine(n) => self.engine_names.get(n).cloned().unwrap_or_default(),
+            Player::Engine(n) => match &self.slots[side] {
+                Some(s) => s.name.clone(),
+                None => self.engine_names.get(n).cloned().unwrap_or_default(),
+            },
         };
         let mut s = String::new();
         let mut tag =
@@ -508,8 +514,8 @@ impl Game {
         tag("Event", "calvin-board game");
         tag("Site", "calvin-board");
         tag("Round", "-");
-        tag("White", &name(self.players[0]));
-        tag("Black", &name(self.players[1]));
+        tag("White", &name(0));
+        tag("Black", &name(1));
         tag("Result", &result);
         tag("Variant", &self.variant.name);
         if self.start_fen != self.variant.startpos {

@@ -648,6 +648,10 @@ fn play_the_engine_watch_engines_analyse_and_survive_a_dying_engine() {
     // A person (White) against calvin at depth 2, in Ito Shogi: the engine answers.
     b.new_game("ito-shogi", "", "human", "0", ("depth", "2", ""));
     b.wait("st.players[1].status === 'ready'");
+    // The engine's own `id name` names the player, in the PGN too.
+    let name = b.js_str("return st.players[1].name");
+    assert!(name.starts_with("calvin "), "{name}");
+    assert!(b.js_str("return st.pgn").contains(&format!("[Black \"{name}\"]")));
     b.play("a13a14");
     b.wait("st.moves.length === 2");
     let reply = b.js_str("return st.moves[1]");
