@@ -119,3 +119,52 @@ fn the_clock_ends_a_game_and_ita_scores_it_1_4() {
     assert_eq!(s, 422);
     assert!(body.starts_with(r#"{"error":"the game is over (0-1 time)""#), "{body}");
 }
+
+/// A fake UCI engine in sh: handshakes, then on `go` does what `on_go` says.
+fn fake_engine(name: &str, on_go: &str) -> String {
+    let path = std::env::temp_dir().join(format!("calvin-board-fake-{name}-{}.sh", std::process::id()));
+    let script = format!(
+        "while read -r l; do case \"$l\" in uci) echo 'id name {name}'; echo uciok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("sh {}", path.display())
+}
+
+fn wait_state(port: u16, id: i64, what: &str, done: impl Fn(&str) -> bool) -> String {
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = http(port, "GET", &format!("/api/state?game={id}"), None, "");
+        if done(&body) {
+            return body;
+        }
+        assert!(Instant::now() < end, "waited in vain for {what}: {body}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn an_engine_that_dies_or_cheats_leaves_the_game_to_a_person() {
+    let dier = fake_engine("dier", "exit 0");
+    let cheat = fake_engine("cheat", "echo 'info depth 1 score cp 0 pv e2e5'; echo 'bestmove e2e5'");
+    let (_board, port) = start_board(&["--opponent", &dier, "--opponent", &cheat]);
+    for (engine, message) in [
+        (1, "engine dier stopped: the engine process has exited; the game stays"),
+        (2, "cheat answered bestmove e2e5: illegal move 'e2e5'; a person plays this side now"),
+    ] {
+        let (_, body) =
+            post(port, "/api/new", &format!("variant=chess&white=human&black={engine}&limit=depth&value=1"));
+        let id = int_field(&body, "id");
+        wait_state(port, id, "the handshake", |b| b.contains(r#""status":"ready""#));
+        let (s, body) = post(port, "/api/move", &format!("game={id}&move=e2e4"));
+        assert_eq!(s, 200, "{body}");
+        let body = wait_state(port, id, message, |b| b.contains(message));
+        // The game stays, Black is a person now and plays on.
+        assert!(body.contains(r#""moves":["e2e4"]"#), "{body}");
+        let (s, body) = post(port, "/api/move", &format!("game={id}&move=e7e5"));
+        assert_eq!(s, 200, "{body}");
+        assert!(body.contains(r#""moves":["e2e4","e7e5"]"#), "{body}");
+    }
+    for f in [dier, cheat] {
+        let _ = std::fs::remove_file(f.trim_start_matches("sh "));
+    }
+}
