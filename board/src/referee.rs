@@ -1,0 +1,184 @@
+//! The referee: a calvin process asked, over UCI, what the variants are, which
+//! moves are legal, what the position is and whether the game is over.
+
+use crate::proc::{Proc, ProcError};
+use std::time::Duration;
+
+/// A long deadline: a loaded machine must not make the board fail.
+const ANSWER: Duration = Duration::from_secs(20);
+
+/// One variant as the engine's variant line describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantInfo {
+    pub name: String,
+    pub files: u32,
+    pub ranks: u32,
+    pub pocket: u32,
+    pub template: String,
+    pub startpos: String,
+}
+
+/// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`
+pub fn parse_variant_line(line: &str) -> Option<VariantInfo> {
+    let rest = line.strip_prefix("info string variant ")?;
+    let (head, startpos) = rest.split_once(" startpos ")?;
+    let w: Vec<&str> = head.split_whitespace().collect();
+    if w.len() != 9 || w[1] != "files" || w[3] != "ranks" || w[5] != "pocket" || w[7] != "template" {
+        return None;
+    }
+    Some(VariantInfo {
+        name: w[0].to_string(),
+        files: w[2].parse().ok()?,
+        ranks: w[4].parse().ok()?,
+        pocket: w[6].parse().ok()?,
+        template: w[8].to_string(),
+        startpos: startpos.trim().to_string(),
+    })
+}
+
+/// The end of a game: `1-0`, an optional score pair (Ita) and the reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub result: String,
+    pub score: Option<String>,
+    pub reason: String,
+}
+
+/// `info string result none` or `info string result <R> [score <W>:<B>] reason <words>`.
+pub fn parse_result_line(line: &str) -> Option<Option<Outcome>> {
+    let rest = line.strip_prefix("info string result ")?.trim();
+    if rest == "none" {
+        return Some(None);
+    }
+    let (head, reason) = rest.split_once(" reason ")?;
+    let mut w = head.split_whitespace();
+    let result = w.next()?.to_string();
+    let score = match (w.next(), w.next()) {
+        (Some("score"), Some(s)) => Some(s.to_string()),
+        (None, None) => None,
+        _ => return None,
+    };
+    Some(Some(Outcome { result, score, reason: reason.to_string() }))
+}
+
+/// What the referee says about a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub fen: String,
+    pub legal: Vec<String>,
+    pub outcome: Option<Outcome>,
+}
+
+pub struct Referee {
+    proc: Proc,
+    variant: String,
+}
+
+impl Referee {
+    pub fn start(engine: &[String]) -> Result<Referee, String> {
+        let mut proc = Proc::spawn(engine)?;
+        let lines = proc
+            .query(&["uci".into(), "setoption name Hash value 1".into()], ANSWER)
+            .map_err(|e| format!("referee: {e}"))?;
+        if !lines.iter().any(|l| l == "uciok") {
+            return Err("referee: no uciok".into());
+        }
+        Ok(Referee { proc, variant: "chess".into() })
+    }
+
+    /// The engine's variant names (the `UCI_Variant` combo) and their variant lines.
+    pub fn variants(&mut self) -> Result<Vec<VariantInfo>, String> {
+        let lines = self.proc.query(&["uci".into()], ANSWER).map_err(|e| format!("referee: {e}"))?;
+        let names: Vec<String> = lines
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant "))
+            .map(|l| l.split(" var ").skip(1).map(|v| v.trim().to_string()).collect())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for name in names {
+            let lines = self
+                .proc
+                .query(&[format!("setoption name UCI_Variant value {name}")], ANSWER)
+                .map_err(|e| format!("referee: {e}"))?;
+            let info = lines
+                .iter()
+                .find_map(|l| parse_variant_line(l))
+                .ok_or(format!("referee: no variant line for {name}"))?;
+            out.push(info);
+        }
+        self.variant = out.last().map(|v| v.name.clone()).unwrap_or_default();
+        if out.is_empty() {
+            return Err("referee: the engine lists no variants".into());
+        }
+        Ok(out)
+    }
+
+    /// Sets up `fen` plus `moves` and reads back the FEN, the legal moves and
+    /// the result. `Err` carries the engine's own error line (a bad FEN, an
+    /// illegal move) or says that the referee stopped answering.
+    pub fn judge(&mut self, variant: &str, fen: &str, moves: &[String]) -> Result<Verdict, String> {
+        let mut cmds = Vec::new();
+        if variant != self.variant {
+            cmds.push(format!("setoption name UCI_Variant value {variant}"));
+        }
+        let mut position = format!("position fen {fen}");
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        cmds.extend([position, "fen".into(), "moves".into(), "result".into()]);
+        let lines = self.proc.query(&cmds, ANSWER).map_err(|e| match e {
+            ProcError::Dead => "the referee process has exited".to_string(),
+            e => format!("referee: {e}"),
+        })?;
+        self.variant = variant.to_string();
+        if let Some(err) = lines.iter().find_map(|l| l.strip_prefix("info string error ")) {
+            return Err(err.to_string());
+        }
+        let fen = lines.iter().find_map(|l| l.strip_prefix("info string fen ")).ok_or("referee: no fen")?;
+        let legal = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string moves"))
+            .ok_or("referee: no moves")?
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let outcome = lines.iter().find_map(|l| parse_result_line(l)).ok_or("referee: no result")?;
+        Ok(Verdict { fen: fen.trim().to_string(), legal, outcome })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_variant_line() {
+        let v = parse_variant_line("info string variant ito-shogi files 1 ranks 31 pocket 6 template shogi startpos k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1").unwrap();
+        assert_eq!(
+            (v.name.as_str(), v.files, v.ranks, v.pocket, v.template.as_str()),
+            ("ito-shogi", 1, 31, 6, "shogi")
+        );
+        assert_eq!(v.startpos, "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1");
+        assert_eq!(parse_variant_line("info string variant x files 8"), None);
+        assert_eq!(
+            parse_variant_line("info string variant x files 8 ranks y pocket 0 template fairy startpos 8/8 w"),
+            None
+        );
+    }
+
+    #[test]
+    fn reads_result_lines() {
+        assert_eq!(parse_result_line("info string result none"), Some(None));
+        assert_eq!(
+            parse_result_line("info string result 0-1 score 1:4 reason flags captured"),
+            Some(Some(Outcome { result: "0-1".into(), score: Some("1:4".into()), reason: "flags captured".into() }))
+        );
+        assert_eq!(
+            parse_result_line("info string result 1/2-1/2 reason threefold repetition"),
+            Some(Some(Outcome { result: "1/2-1/2".into(), score: None, reason: "threefold repetition".into() }))
+        );
+        assert_eq!(parse_result_line("info string result 1-0 banana"), None);
+        assert_eq!(parse_result_line("info string fen x"), None);
+    }
+}
