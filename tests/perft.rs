@@ -79,10 +79,8 @@ fn run(variant: &str) {
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/perft/{variant}.perft"));
     let checked = run_file(variant, &own);
     assert!(checked > 0, "no perft count checked for {variant}");
-    if let Some(extra) = extra_dir().map(|d| d.join(format!("{variant}.perft"))) {
-        if extra.exists() {
-            run_file(variant, &extra);
-        }
+    if let Some(extra) = extra_dir().map(|d| d.join(format!("{variant}.perft"))).filter(|p| p.exists()) {
+        run_file(variant, &extra);
     }
 }
 
