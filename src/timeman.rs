@@ -7,7 +7,7 @@ pub const DEGREE_MS: u64 = 42_120;
 /// Milliseconds in one arc-minute (1/360 degree).
 pub const ARCMIN_MS: u64 = DEGREE_MS / 360;
 
-/// Ita's time modes (`/work/shared/rules/ita.md`).
+/// Ita's time modes (`docs/rules/ita.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ItaTimeMode {
     #[default]
