@@ -1,4 +1,4 @@
-//! Ita, the national chess of Pseudo (rulings: `shared/rules/ita.md`).
+//! Ita, the national chess of Pseudo (rules: `docs/rules/ita.md`).
 //!
 //! 10x10, no royal piece and so no check: every pseudo-legal move is legal.
 //! The Flags win by reaching the enemy's Flag home squares, and each Flag owns

@@ -1,0 +1,84 @@
+//! `examples/analyse.py` (the README's script for analysing a variant over a
+//! plain pipe) run against the engine. Skipped, with a note, where `python3`
+//! is missing; `.ci/run` installs it.
+
+use std::process::{Command, Stdio};
+
+fn python3() -> bool {
+    Command::new("python3").arg("--version").stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+fn engine() -> &'static str {
+    env!("CARGO_BIN_EXE_calvin")
+}
+
+/// The engine's legal moves after `moves` from the variant's start.
+fn legal_moves(variant: &str, moves: &[&str]) -> Vec<String> {
+    let input = format!(
+        "setoption name UCI_Variant value {variant}\nposition startpos moves {}\nmoves\nquit\n",
+        moves.join(" ")
+    );
+    let mut child = Command::new(engine()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("engine");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("engine output");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find_map(|l| l.strip_prefix("info string moves ")).expect("moves line");
+    line.split_whitespace().map(String::from).collect()
+}
+
+/// Runs the script; returns its two output lines (last scored info, bestmove).
+fn analyse(variant: &str, depth: u32, moves: &[&str]) -> (String, String) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/analyse.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(engine())
+        .arg(variant)
+        .arg(depth.to_string())
+        .args(moves)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "analyse.py failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "output: {text}");
+    (lines[0].to_string(), lines[1].to_string())
+}
+
+fn check(variant: &str, depth: u32, moves: &[&str]) {
+    if !python3() {
+        eprintln!("python3 not found: examples/analyse.py not tested");
+        return;
+    }
+    let (info, best) = analyse(variant, depth, moves);
+    assert!(info.starts_with(&format!("info depth {depth} ")), "{variant}: {info}");
+    assert!(info.contains(" score "), "{variant}: {info}");
+    let mv = best.strip_prefix("bestmove ").expect("bestmove line");
+    assert!(legal_moves(variant, moves).iter().any(|m| m == mv), "{variant}: {mv} is not legal");
+}
+
+#[test]
+fn analyse_ita() {
+    check("ita", 3, &["e2e3", "e9e8"]);
+}
+
+#[test]
+fn analyse_iago_c_after_drops() {
+    check("iago-c", 3, &["Q@d1", "Q@d8"]);
+}
+
+#[test]
+fn analyse_ito_shogi() {
+    check("ito-shogi", 4, &[]);
+}
+
+#[test]
+fn analyse_unknown_variant_fails() {
+    if !python3() {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/analyse.py");
+    let out = Command::new("python3").args([script, engine(), "no-such-game", "2"]).output().expect("python3 runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("info string error"));
+}
