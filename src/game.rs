@@ -28,6 +28,9 @@ pub trait AnyGame: Send {
     /// How the game has ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Whether `text` is a legal igui capture here (the capturer stays on
+    /// its square: GUIs show it as two legs).
+    fn is_igui(&self, text: &str) -> bool;
     /// The result when `loser` forfeits (time, illegal move, crash...).
     fn forfeit(&self, loser: usize, reason: &str) -> Outcome;
     /// The variant's description, for GUIs (board size, pieces, hand).
@@ -170,6 +173,9 @@ impl<V: Variant> AnyGame for Game<V> {
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
+    fn is_igui(&self, text: &str) -> bool {
+        self.pos().parse_uci_move(text).is_ok_and(|m| m.kind() == crate::moves::Kind::Igui)
+    }
     fn forfeit(&self, loser: usize, reason: &str) -> Outcome {
         V::forfeit(loser, reason)
     }
@@ -195,5 +201,29 @@ impl<V: Variant> AnyGame for Game<V> {
             gating: V::GATING,
             start_fen: V::START_FEN,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Kind;
+    use crate::variants::ita::Ita;
+
+    #[test]
+    fn igui_captures_are_named() {
+        // White's Leaper on b6 captures the pawn on d6 by igui (leaping over
+        // c6 and staying on b6); no other move is one.
+        let fen =
+            "b3ff1s1b/c1l6l/2r4c2/1prs6/1Lpp2pp1p/6P3/P2P3P1P/2CPS1RC2/3RSF1L2/B3F4B w e1ac,f2ac,e10ac,f10ac - 20 11";
+        let mut g = Game::<Ita>::default();
+        g.set_position(Some(fen), &[]).unwrap();
+        let pos = *g.pos();
+        let (igui, other): (Vec<Move>, Vec<Move>) = g.legal().into_iter().partition(|m| m.kind() == Kind::Igui);
+        let names: Vec<String> = igui.iter().map(|&m| pos.move_to_uci(m)).collect();
+        assert_eq!(names, ["b6d6"]);
+        assert!(igui.iter().all(|&m| g.is_igui(&pos.move_to_uci(m))));
+        assert!(other.iter().all(|&m| !g.is_igui(&pos.move_to_uci(m))));
+        assert!(!g.is_igui("z9z9"));
     }
 }

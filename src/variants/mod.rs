@@ -60,6 +60,8 @@ pub trait EngineVariant: Evaluator {
 pub struct NativeNotation {
     /// The name of the option that switches it on.
     pub option: &'static str,
+    /// The native names of the files, a first.
+    pub file_names: &'static [&'static str],
     /// A canonical move text in native squares; `None` if it is not a move of two squares.
     pub move_to_native: fn(&str) -> Option<String>,
     /// A native move text in canonical squares.

@@ -14,6 +14,7 @@ use crate::variants::{EngineVariant, NativeNotation};
 
 static NATIVE: NativeNotation = NativeNotation {
     option: "ItaNotation",
+    file_names: &notation::NATIVE_FILES,
     move_to_native: notation::move_to_native,
     move_to_canonical: notation::move_to_canonical,
     square_to_native: notation::canonical_to_native,
