@@ -162,11 +162,29 @@ pub enum RuleOption {
     ItaGoal,
 }
 
+/// How a rule option is set: the protocols print it as an option of this
+/// kind (UCI `type check`/`type combo`/`type string`, CECP `-check`/`-combo`/`-string`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleKind {
+    Check { default: bool },
+    Combo { default: &'static str, vars: &'static [&'static str] },
+    Text { default: &'static str },
+}
+
+/// A value a rule option refuses, with the message the protocol prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleValueError(pub String);
+
+impl std::fmt::Display for RuleValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl RuleOption {
     pub const ALL: [RuleOption; 4] =
         [RuleOption::IagoGating, RuleOption::IagoDrops, RuleOption::ItaLeaperCapture, RuleOption::ItaGoal];
 
-    /// The option's name in `setoption`.
     pub fn name(self) -> &'static str {
         match self {
             RuleOption::IagoGating => "IagoGating",
@@ -176,7 +194,61 @@ impl RuleOption {
         }
     }
 
-    /// The variants this option concerns.
+    /// The option of this name (case-insensitive), if it is a rule option.
+    pub fn from_name(name: &str) -> Option<RuleOption> {
+        RuleOption::ALL.into_iter().find(|o| o.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    pub fn kind(self) -> RuleKind {
+        match self {
+            RuleOption::IagoGating | RuleOption::IagoDrops => RuleKind::Check { default: true },
+            RuleOption::ItaLeaperCapture => RuleKind::Combo { default: "igui", vars: &["igui", "replacement"] },
+            RuleOption::ItaGoal => RuleKind::Combo { default: "home", vars: &["home", "rank"] },
+        }
+    }
+
+    /// Sets this option in `rules` from a protocol value: a check takes
+    /// `true`/`false` (UCI, USI) or `1`/`0` (CECP), a combo one of its values
+    /// (case-insensitive). `rules` is unchanged on an error.
+    pub fn apply(self, rules: &mut RuleOptions, value: &str) -> Result<(), RuleValueError> {
+        let v = value.trim().to_ascii_lowercase();
+        let name = self.name();
+        let pick = match self.kind() {
+            RuleKind::Check { .. } => match v.as_str() {
+                "true" | "1" => 1,
+                "false" | "0" => 0,
+                _ => return Err(RuleValueError(format!("{name} is true or false"))),
+            },
+            RuleKind::Combo { vars, .. } => vars
+                .iter()
+                .position(|x| *x == v)
+                .ok_or_else(|| RuleValueError(format!("{name} is {}", vars.join(" or "))))?,
+            RuleKind::Text { .. } => return Err(RuleValueError(format!("{name}: no text value is defined"))),
+        };
+        match self {
+            RuleOption::IagoGating => rules.iago_gating = pick == 1,
+            RuleOption::IagoDrops => rules.iago_drops = pick == 1,
+            RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement = pick == 1,
+            RuleOption::ItaGoal => rules.ita_rank_goal = pick == 1,
+        }
+        Ok(())
+    }
+
+    /// The option's value in `rules`, as the protocol writes it.
+    pub fn value(self, rules: &RuleOptions) -> String {
+        let on = match self {
+            RuleOption::IagoGating => rules.iago_gating,
+            RuleOption::IagoDrops => rules.iago_drops,
+            RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement,
+            RuleOption::ItaGoal => rules.ita_rank_goal,
+        };
+        match self.kind() {
+            RuleKind::Check { .. } => on.to_string(),
+            RuleKind::Combo { vars, .. } => vars[on as usize].to_string(),
+            RuleKind::Text { default } => default.to_string(),
+        }
+    }
+
     pub fn concerns(self) -> impl Iterator<Item = VariantId> {
         VariantId::ALL.iter().copied().filter(move |v| v.rule_options().contains(&self))
     }
@@ -212,5 +284,34 @@ mod tests {
         assert_eq!(concerns(RuleOption::IagoDrops), ["iago-b", "iago-c"]);
         assert_eq!(concerns(RuleOption::ItaLeaperCapture), ["ita"]);
         assert_eq!(concerns(RuleOption::ItaGoal), ["ita"]);
+    }
+
+    #[test]
+    fn rule_option_values_apply_and_read_back() {
+        let d = RuleOptions::default();
+        for o in RuleOption::ALL {
+            let default = match o.kind() {
+                RuleKind::Check { default } => default.to_string(),
+                RuleKind::Combo { default, .. } | RuleKind::Text { default } => default.to_string(),
+            };
+            assert_eq!(o.value(&d), default, "{}", o.name());
+            assert_eq!(RuleOption::from_name(&o.name().to_ascii_uppercase()), Some(o));
+        }
+        let mut r = d;
+        RuleOption::IagoDrops.apply(&mut r, " 0 ").unwrap();
+        RuleOption::ItaGoal.apply(&mut r, "Rank").unwrap();
+        assert_eq!((r.iago_drops, r.ita_rank_goal, r.iago_gating), (false, true, true));
+        assert_eq!(RuleOption::ItaGoal.value(&r), "rank");
+        let before = r;
+        assert_eq!(
+            RuleOption::ItaLeaperCapture.apply(&mut r, "jump"),
+            Err(RuleValueError("ItaLeaperCapture is igui or replacement".into()))
+        );
+        assert_eq!(
+            RuleOption::IagoGating.apply(&mut r, "yes"),
+            Err(RuleValueError("IagoGating is true or false".into()))
+        );
+        assert_eq!(r, before);
+        assert_eq!(RuleOption::from_name("Hash"), None);
     }
 }
