@@ -84,6 +84,20 @@ impl VariantId {
         self.visit(&RuleOptions::default(), Options)
     }
 
+    /// What makes two sets of rule options the same game of this variant:
+    /// the type they select and the rule word it starts with (so `IagoReserve
+    /// MC` in iago-b is the rulings, as the option left alone).
+    pub fn rules_identity(self, rules: &RuleOptions) -> (&'static str, u32) {
+        struct Identity(RuleOptions);
+        impl VariantVisitor for Identity {
+            type Out = (&'static str, u32);
+            fn visit<V: EngineVariant>(self) -> (&'static str, u32) {
+                (std::any::type_name::<V>(), V::rule_word(&self.0))
+            }
+        }
+        self.visit(rules, Identity(*rules))
+    }
+
     /// A new game from the start position, for the engine (rules, search,
     /// evaluation).
     pub fn engine_game(self, rules: &RuleOptions) -> Box<dyn EngineGame> {
