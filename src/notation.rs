@@ -7,7 +7,17 @@ use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE, Position};
 use crate::variant::{Variant, castling_rook};
 
 impl<V: Variant> Position<V> {
+    /// The move's text: the canonical one, or the variant's own notation
+    /// where the game's rule options chose it ([`Variant::native_move_text`]).
     pub fn move_to_uci(&self, m: Move) -> String {
+        if m.is_null() {
+            return "0000".into();
+        }
+        V::native_move_text(self, m).unwrap_or_else(|| self.move_to_canonical(m))
+    }
+
+    /// The canonical text (UCI long algebraic, extended as in the rulings).
+    pub fn move_to_canonical(&self, m: Move) -> String {
         if m.is_null() {
             return "0000".into();
         }
@@ -40,6 +50,10 @@ impl<V: Variant> Position<V> {
     /// Finds the legal move written `text`. Errors say whether the text is
     /// not a move at all or not legal here.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
+        let legal = self.legal_moves();
+        if let Some(&m) = legal.iter().find(|&&m| V::native_move_text(self, m).is_some_and(|t| t == text)) {
+            return Ok(m);
+        }
         if !looks_like_move(text) {
             return Err(format!("'{text}' is not a move"));
         }
@@ -48,10 +62,10 @@ impl<V: Variant> Position<V> {
                 return Err(format!("illegal move '{text}': {sq} is not a square of {}", V::NAME));
             }
         }
-        self.legal_moves()
+        legal
             .iter()
             .copied()
-            .find(|&m| self.move_to_uci(m) == text)
+            .find(|&m| self.move_to_canonical(m) == text)
             .ok_or_else(|| format!("illegal move '{text}'"))
     }
 }

@@ -170,6 +170,9 @@ pub struct RuleOptions {
     pub iago_bare_king: bool,
     /// IAGO: castling may gate a reserve piece (`IagoCastlingGates`).
     pub iago_castling_gates: bool,
+    /// IAGO: moves are written and read in the seed's own notation
+    /// (`Bc1-e3&C`, `&Me1`) (`IagoNotation iago`).
+    pub iago_notation: bool,
     /// Ita: the Leaper captures by replacement, moving onto the victim like a
     /// cannon (`ItaLeaperCapture replacement`), instead of by igui.
     pub ita_leaper_replacement: bool,
@@ -187,6 +190,7 @@ impl Default for RuleOptions {
             iago_promotion: IagoPromotion::Equipment,
             iago_bare_king: false,
             iago_castling_gates: false,
+            iago_notation: false,
             ita_leaper_replacement: false,
             ita_rank_goal: false,
         }
@@ -218,6 +222,7 @@ pub enum RuleOption {
     IagoPromotion,
     IagoBareKing,
     IagoCastlingGates,
+    IagoNotation,
     ItaLeaperCapture,
     ItaGoal,
 }
@@ -242,13 +247,14 @@ impl std::fmt::Display for RuleValueError {
 }
 
 impl RuleOption {
-    pub const ALL: [RuleOption; 8] = [
+    pub const ALL: [RuleOption; 9] = [
         RuleOption::IagoGating,
         RuleOption::IagoDrops,
         RuleOption::IagoReserve,
         RuleOption::IagoPromotion,
         RuleOption::IagoBareKing,
         RuleOption::IagoCastlingGates,
+        RuleOption::IagoNotation,
         RuleOption::ItaLeaperCapture,
         RuleOption::ItaGoal,
     ];
@@ -261,6 +267,7 @@ impl RuleOption {
             RuleOption::IagoPromotion => "IagoPromotion",
             RuleOption::IagoBareKing => "IagoBareKing",
             RuleOption::IagoCastlingGates => "IagoCastlingGates",
+            RuleOption::IagoNotation => "IagoNotation",
             RuleOption::ItaLeaperCapture => "ItaLeaperCapture",
             RuleOption::ItaGoal => "ItaGoal",
         }
@@ -281,6 +288,7 @@ impl RuleOption {
             }
             RuleOption::ItaLeaperCapture => RuleKind::Combo { default: "igui", vars: &["igui", "replacement"] },
             RuleOption::ItaGoal => RuleKind::Combo { default: "home", vars: &["home", "rank"] },
+            RuleOption::IagoNotation => RuleKind::Combo { default: "uci", vars: &["uci", "iago"] },
         }
     }
 
@@ -314,6 +322,7 @@ impl RuleOption {
             }
             RuleOption::IagoBareKing => rules.iago_bare_king = pick == 1,
             RuleOption::IagoCastlingGates => rules.iago_castling_gates = pick == 1,
+            RuleOption::IagoNotation => rules.iago_notation = pick == 1,
             RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement = pick == 1,
             RuleOption::ItaGoal => rules.ita_rank_goal = pick == 1,
         }
@@ -331,6 +340,7 @@ impl RuleOption {
             }
             RuleOption::IagoBareKing => rules.iago_bare_king,
             RuleOption::IagoCastlingGates => rules.iago_castling_gates,
+            RuleOption::IagoNotation => rules.iago_notation,
             RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement,
             RuleOption::ItaGoal => rules.ita_rank_goal,
         };

@@ -130,6 +130,14 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// The move's text in a notation of the variant's own that the game's
+    /// rule options chose (IAGO's `IagoNotation iago`); `None`: the canonical
+    /// text. The engine writes it (`bestmove`, `pv`) and reads it besides the
+    /// canonical one.
+    fn native_move_text(_pos: &Position<Self>, _m: Move) -> Option<String> {
+        None
+    }
+
     /// The variant's compiled tables (one static per variant: see [`variant_tables!`]).
     fn tables() -> &'static VariantTables<Self::G>;
 

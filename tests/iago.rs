@@ -231,3 +231,29 @@ fn engine_and_rules_games_agree() {
     g.set_position(None, &["A@d1"]).unwrap();
     assert_eq!(g.fen(), "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR[Qqa] b KQBCDFGkqbcdfg - 0 1");
 }
+
+// ----------------------------------------------------------- IagoNotation
+
+#[test]
+fn iago_notation_writes_and_reads_the_seeds_moves() {
+    use RuleOption::IagoNotation as Notation;
+    let n = [(Notation, "iago"), (Gates, "true")];
+    let g = game("iago-b", &n, None);
+    let start = sorted(g.legal_moves());
+    assert_eq!(start.len(), 28);
+    assert!(start.contains(&"Ng1-f3&M".to_string()) && start.contains(&"e2-e4".to_string()), "{start:?}");
+    // Both notations are read; the seed's is written.
+    let mut g = game("iago-b", &n, None);
+    g.set_position(None, &["e2-e4", "d7d5", "e4xd5", "Qd8xd5", "Bf1-c4&C", "Qd5-e6"]).unwrap();
+    // The queen's d8 and the bishop's f1 have lost their gating rights.
+    assert_eq!(g.fen(), "rnb1kbnr/ppp1pppp/4q3/8/2B5/8/PPPP1PPP/RNBQKCNR[Mmc] w KQBCDGkqbcfg - 2 4");
+    // Drops, castling (with a gate on the rook's square), promotion, en passant.
+    let g = game("iago-b", &n, Some("r3k2r/1P6/8/3pP3/8/8/8/R3K2R[M] w KQkq d6 0 1"));
+    let m = g.legal_moves();
+    for want in ["&Mb1", "O-O", "O-O&Me1", "O-O&Mh1", "O-O-O&Ma1", "b7xa8=Q", "b7-b8=M", "e5xd6", "Ke1-f1&M"] {
+        assert!(m.contains(&want.to_string()), "{want} not in {m:?}");
+    }
+    // UCI GUIs keep the canonical notation (the default).
+    let g = game("iago-b", &[(Gates, "true")], Some("r3k2r/1P6/8/3pP3/8/8/8/R3K2R[M] w KQkq d6 0 1"));
+    assert!(g.legal_moves().contains(&"h1e1m".to_string()));
+}

@@ -14,6 +14,7 @@ const RULE_OPTIONS: &[RuleOption] = &[
     RuleOption::IagoPromotion,
     RuleOption::IagoBareKing,
     RuleOption::IagoCastlingGates,
+    RuleOption::IagoNotation,
 ];
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {

@@ -5,6 +5,7 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::{Board8x8, Geometry};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Castling, DropRule, Outcome, PieceDef, Variant, WHITE};
 use crate::variants::chess::{
@@ -122,6 +123,9 @@ macro_rules! iago_variant {
             }
             fn format_rights(r: &[u64; 2]) -> String {
                 format_castling(r, true)
+            }
+            fn native_move_text(pos: &Position<Self>, m: Move) -> Option<String> {
+                (X && pos.rules & rules::NOTATION != 0).then(|| rules::iago_text(pos, m))
             }
             #[inline(always)]
             fn board_end(pos: &Position<Self>) -> Option<Outcome> {

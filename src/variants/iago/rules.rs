@@ -6,10 +6,12 @@
 
 use super::{AMAZON, CARDINAL, MARSHALL};
 use crate::bitboard::Bits;
-use crate::geometry::Board8x8;
+use crate::geometry::{Board8x8, Geometry};
+use crate::moves::{Kind, Move};
 use crate::position::Position;
+use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE};
 use crate::registry::{IagoPromotion, RESERVE_LETTERS, RuleOptions};
-use crate::variant::{Outcome, Variant};
+use crate::variant::{Outcome, Variant, castling_rook};
 use crate::variants::chess::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use std::sync::OnceLock;
 
@@ -20,6 +22,7 @@ const PROMOTION_SHIFT: u32 = 5;
 const PROMOTION_MASK: u32 = 3;
 pub const BARE_KING: u32 = 1 << 7;
 pub const CASTLING_GATES: u32 = 1 << 8;
+pub const NOTATION: u32 = 1 << 9;
 
 /// The piece type of each reserve letter.
 const RESERVE_TYPES: [u8; 4] = [QUEEN, MARSHALL, CARDINAL, AMAZON];
@@ -52,6 +55,9 @@ pub fn word(class: Class, rules: &RuleOptions) -> u32 {
     }
     if rules.iago_castling_gates {
         w |= CASTLING_GATES;
+    }
+    if rules.iago_notation {
+        w |= NOTATION;
     }
     w
 }
@@ -163,5 +169,38 @@ pub fn scored(word: u32, o: Outcome) -> Outcome {
     match o.winner {
         Some(w) => Outcome::scores(w, 2, 0, &o.reason),
         None => Outcome::scores(0, 0, 0, &o.reason),
+    }
+}
+
+/// A move in the seed's notation (`IagoNotation iago`): long algebraic with
+/// the piece letter (none for a pawn), `-` or `x`, a promotion as `=Q`, a
+/// gated piece as `&C` (`Bc1-e3&C`), a drop as `&Me1`, castling `O-O` /
+/// `O-O-O` with a gated piece and its square (`O-O&Mh1`).
+pub fn iago_text<V: Variant>(pos: &Position<V>, m: Move) -> String {
+    let letter = |t: u8| V::PIECES[t as usize - 1].letter;
+    let sq = V::G::square_name;
+    match m.kind() {
+        Kind::Drop => format!("&{}{}", letter(m.piece()), sq(m.to())),
+        Kind::Castling => {
+            let side = if V::G::file_of(m.to()) > V::G::file_of(m.from()) { "O-O" } else { "O-O-O" };
+            let gate = m.piece();
+            if gate == 0 {
+                return side.to_string();
+            }
+            let on = if gate & CASTLING_GATE_ON_ROOK != 0 { castling_rook::<V>(m.from(), m.to()).0 } else { m.from() };
+            format!("{side}&{}{}", letter(gate & CASTLING_GATE_TYPE), sq(on))
+        }
+        kind => {
+            let moved = pos.type_on(m.from());
+            let piece = if moved == V::PAWN { "" } else { letter(moved) };
+            let capture = kind == Kind::EnPassant || pos.board[m.to()] != 0;
+            let mut s = format!("{piece}{}{}{}", sq(m.from()), if capture { 'x' } else { '-' }, sq(m.to()));
+            match kind {
+                Kind::Promotion => s += &format!("={}", letter(m.piece())),
+                Kind::Gating => s += &format!("&{}", letter(m.piece())),
+                _ => {}
+            }
+            s
+        }
     }
 }
