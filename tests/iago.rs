@@ -79,8 +79,10 @@ fn the_amazon_moves_as_queen_and_knight() {
     let g = game("iago-b", &[(Reserve, "MCA")], Some(fen));
     assert_eq!(g.perft(1), 24);
     assert_eq!(moves_with(&*g, "a1").len(), 19);
-    // The rulings know no Amazon.
+    // The rulings know no Amazon, nor does a game whose reserve holds none.
     assert!(new_game_with_rules("iago-b", &RuleOptions::default()).unwrap().set_position(Some(fen), &[]).is_err());
+    let mut g = game("iago-b", &[(Bare, "true")], None);
+    assert_eq!(g.set_position(Some(fen), &[]), Err("bad FEN: no Amazon in this game (IagoReserve holds none)".into()));
 }
 
 #[test]
@@ -311,4 +313,37 @@ fn invariants_under_every_option() {
     let mut r = r;
     Promo.apply(&mut r, "reserve-only").unwrap();
     random_games::<IagoBRules<true, false, true>>(b.rules_identity(&r).1, 13);
+}
+
+/// The reference counts of the rulings (`tests/perft/iago-*.perft`, from an
+/// independent implementation) under options that change nothing there: the
+/// notation (the type that reads the rule word, with the rulings' rules),
+/// castling gates where the reserves are empty, the class's own reserve given.
+#[test]
+fn reference_counts_under_options_that_do_not_matter() {
+    for variant in ["iago-b", "iago-c"] {
+        let path = format!("{}/tests/perft/{variant}.perft", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut fen = String::new();
+        let mut checked = 0;
+        for line in text.lines() {
+            if let Some(f) = line.strip_prefix("fen ") {
+                fen = f.to_string();
+            } else if let Some(p) = line.strip_prefix("perft ") {
+                let (d, n) = p.split_once(' ').unwrap();
+                let (d, n): (u32, u64) = (d.parse().unwrap(), n.parse().unwrap());
+                if d > 4 {
+                    continue;
+                }
+                let own = if variant == "iago-b" { "MC" } else { "QMC" };
+                let mut set = vec![(RuleOption::IagoNotation, "iago"), (Reserve, own)];
+                if fen.contains("[]") {
+                    set.push((Gates, "true"));
+                }
+                assert_eq!(game(variant, &set, Some(&fen)).perft(d), n, "{variant} {fen} perft {d}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 4, "{variant}: {checked}");
+    }
 }

@@ -124,6 +124,14 @@ macro_rules! iago_variant {
             fn format_rights(r: &[u64; 2]) -> String {
                 format_castling(r, true)
             }
+            /// The Amazon only where `IagoReserve` holds it.
+            fn validate(pos: &Position<Self>) -> Result<(), String> {
+                let amazons = pos.by_type[AMAZON as usize].any() || pos.hand[0][AMAZON as usize] + pos.hand[1][AMAZON as usize] > 0;
+                if X && amazons && rules::equipment($class, pos.rules, AMAZON) == 0 {
+                    return Err("no Amazon in this game (IagoReserve holds none)".into());
+                }
+                Ok(())
+            }
             fn native_move_text(pos: &Position<Self>, m: Move) -> Option<String> {
                 (X && pos.rules & rules::NOTATION != 0).then(|| rules::iago_text(pos, m))
             }
