@@ -186,6 +186,13 @@ fn bare_king_scores() {
     assert_eq!(g.outcome().unwrap().result_string(), "0:0");
     assert_eq!(g.forfeit(1, "time").result_string(), "2:0");
     assert_eq!(game("iago-b", &[], None).forfeit(1, "time").result_string(), "1-0");
+    // A position's third occurrence: the one after g1f3 g8f6 (which end the
+    // gating rights of g1 and g8, so the start does not recur) at plies 2, 6, 10: 0:0.
+    let mut g = game("iago-b", &b, None);
+    let trip = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    g.set_position(None, &[&trip[..], &trip[..], &trip[..2]].concat()).unwrap();
+    let o = g.outcome().unwrap();
+    assert_eq!((o.result_string(), o.reason.as_str()), ("0:0".to_string(), "threefold repetition"));
 }
 
 // ------------------------------------------------------ IagoCastlingGates

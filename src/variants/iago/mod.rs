@@ -145,7 +145,7 @@ macro_rules! iago_variant {
                 } else {
                     Outcome::draw("stalemate")
                 };
-                rules::scored(pos.rules, o)
+                if X { rules::scored(pos.rules, o) } else { o }
             }
             fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
                 let o = if pos.halfmove >= 100 {
@@ -156,10 +156,10 @@ macro_rules! iago_variant {
                 if X { o.map(|o| rules::scored(pos.rules, o)) } else { o }
             }
             fn repetition(pos: &Position<Self>) -> Outcome {
-                rules::scored(pos.rules, Outcome::draw("threefold repetition"))
+                rules::scored(if X { pos.rules } else { 0 }, Outcome::draw("threefold repetition"))
             }
             fn forfeit_in(pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
-                rules::scored(pos.rules, Outcome::win(loser ^ 1, reason))
+                rules::scored(if X { pos.rules } else { 0 }, Outcome::win(loser ^ 1, reason))
             }
         }
     };
