@@ -33,10 +33,19 @@ fn root_moves_of(moves: &[Move]) -> Vec<RootMove> {
     moves.iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv] }).collect()
 }
 
+/// How far one thread got: its completed depth and the line it would play.
+struct Answer {
+    depth: i32,
+    seldepth: usize,
+    /// Nodes searched so far (the thread's own count, or all threads' at the end).
+    nodes: u64,
+    rm: Option<RootMove>,
+}
+
 /// The `Info` event of one root move's line.
-fn info_of<V: Evaluator>(job: &SearchJob<'_, V>, w: &Worker<V>, depth: i32, multipv: usize, rm: &RootMove) -> Info {
-    let nodes = job.shared.nodes.load(Ordering::Relaxed).max(w.nodes);
-    let ms = w.elapsed_ms();
+fn info_of<V: Evaluator>(job: &SearchJob<'_, V>, tm: &TimeManager, a: &Answer, multipv: usize, rm: &RootMove) -> Info {
+    let nodes = job.shared.nodes.load(Ordering::Relaxed).max(a.nodes);
+    let ms = tm.elapsed().as_millis() as u64;
     let mut p = job.root;
     let mut pv = Vec::new();
     for &m in &rm.pv {
@@ -44,8 +53,8 @@ fn info_of<V: Evaluator>(job: &SearchJob<'_, V>, w: &Worker<V>, depth: i32, mult
         p = p.play(m);
     }
     Info {
-        depth,
-        seldepth: w.seldepth(),
+        depth: a.depth,
+        seldepth: a.seldepth,
         multipv,
         score: Score::from_value(rm.score),
         nodes,
@@ -73,7 +82,10 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
     let tm = TimeManager::new(job.limits, root.side, job.moves_hint);
     let rms = root_moves_of(&root_moves);
     let mut total = 0;
-    let mut best: Option<RootMove> = None;
+    let mut best = Answer { depth: 0, seldepth: 0, nodes: 0, rm: None };
+    // The last line reported (its first PV line), so that the line of the
+    // move played is reported last whichever thread found it.
+    let mut reported: Option<(i32, i32, Vec<Move>)> = None;
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..job.threads.max(1) {
@@ -85,33 +97,52 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                     .spawn_scoped(s, move || {
                         let mut w = Worker::<V>::new(id, shared, tt, limits, tm, &keys, rms);
                         w.iterate(&root, 1, &mut |_, _, _| {});
-                        (w.nodes, w.completed_depth, w.root_moves.first().cloned())
+                        let answer = Answer {
+                            depth: w.completed_depth,
+                            seldepth: w.seldepth(),
+                            nodes: w.nodes,
+                            rm: w.root_moves.first().cloned(),
+                        };
+                        (w.nodes, answer)
                     })
                     .expect("spawn search thread"),
             );
         }
         let mut w = Worker::<V>::new(0, job.shared, job.tt, job.limits, tm, &job.game_keys, rms);
         let mut report = |w: &Worker<V>, depth: i32, multipv: usize| {
+            let a = Answer { depth, seldepth: w.seldepth(), nodes: w.nodes, rm: None };
             for (i, rm) in w.root_moves.iter().take(multipv).enumerate() {
-                let _ = tx.send(Event::Info(info_of(&job, w, depth, i + 1, rm)));
+                let _ = tx.send(Event::Info(info_of(&job, &tm, &a, i + 1, rm)));
             }
+            reported = w.root_moves.first().map(|rm| (depth, rm.score, rm.pv.clone()));
         };
         w.iterate(&root, job.multipv, &mut report);
         wait_while_infinite(job.limits, job.shared);
         job.shared.stop.store(true, Ordering::Relaxed);
         total += w.nodes;
-        let mut best_depth = w.completed_depth;
-        best = w.root_moves.first().cloned();
+        best = Answer {
+            depth: w.completed_depth,
+            seldepth: w.seldepth(),
+            nodes: w.nodes,
+            rm: w.root_moves.first().cloned(),
+        };
         for h in helpers {
-            let (nodes, depth, rm) = h.join().unwrap_or((0, 0, None));
+            let (nodes, answer) = h.join().unwrap_or((0, Answer { depth: 0, seldepth: 0, nodes: 0, rm: None }));
             total += nodes;
             // The answer comes from the deepest completed iteration (the main thread on ties).
-            if depth > best_depth {
-                best_depth = depth;
-                best = rm;
+            if answer.depth > best.depth && answer.rm.is_some() {
+                best = answer;
             }
         }
     });
+    best.nodes = total;
+    if let Some(rm) = &best.rm
+        && reported.as_ref().is_none_or(|(d, v, pv)| (*d, *v, pv) != (best.depth, rm.score, &rm.pv))
+        && best.depth > 0
+    {
+        let _ = tx.send(Event::Info(info_of(&job, &tm, &best, 1, rm)));
+    }
+    let best = best.rm;
     let (best_s, ponder) = match &best {
         Some(rm) => {
             let after = root.play(rm.mv);
