@@ -13,10 +13,11 @@
 //! - `threads`: the Lazy SMP driver (`run_search`) and `search_fixed`.
 
 mod history;
-mod movepick;
+pub mod movepick;
 pub mod params;
 mod qsearch;
 mod root;
+pub mod see;
 mod threads;
 mod worker;
 
