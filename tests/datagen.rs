@@ -124,3 +124,29 @@ fn other_settings_and_bad_arguments_are_refused() {
     let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "info"]).output().expect("runs");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_python_reader_agrees_with_the_engine() {
+    let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !python {
+        eprintln!("python3 not found: tools/train/calvin_data.py not tested");
+        return;
+    }
+    for v in ["ita", "ito-shogi", "historia-sako"] {
+        let out = temp(&format!("py-{v}.bin"));
+        assert_eq!(datagen(v, 2, &out, &["--quiet"]).0, 0);
+        let mut bytes = std::fs::read(&out).expect("file");
+        bytes.extend_from_slice(&[9, 0, 0]); // a block cut off
+        std::fs::write(&out, &bytes).expect("write");
+        let engine = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "info"]).arg(&out).output();
+        let reader = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/calvin_data.py"))
+            .arg(&out)
+            .output();
+        let (engine, reader) = (engine.expect("calvin runs"), reader.expect("python3 runs"));
+        assert!(engine.status.success() && reader.status.success(), "{}", String::from_utf8_lossy(&reader.stderr));
+        let text = String::from_utf8_lossy(&engine.stdout).into_owned();
+        assert!(text.contains("trailing-bytes 3"), "{text}");
+        assert_eq!(text, String::from_utf8_lossy(&reader.stdout), "{v}");
+    }
+}
