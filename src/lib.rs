@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod datagen;
 pub mod engine;
 pub mod engine_game;
 pub mod eval;
