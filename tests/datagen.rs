@@ -150,3 +150,24 @@ fn the_python_reader_agrees_with_the_engine() {
         assert_eq!(text, String::from_utf8_lossy(&reader.stdout), "{v}");
     }
 }
+
+#[test]
+fn eval_writes_the_static_evaluation_of_every_position() {
+    let (data, evals) = (temp("eval.bin"), temp("eval.out"));
+    assert_eq!(datagen("historia-sako", 1, &data, &["--quiet"]).0, 0);
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .args(["datagen", "eval"])
+        .args([&data, &evals])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let raw = std::fs::read(&evals).expect("evals");
+    let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
+    assert_eq!(raw.len(), 4 * records.len());
+    let mut game = calvin::registry::new_game_with("historia-sako", &Default::default()).expect("variant");
+    for (r, e) in records.iter().zip(raw.chunks(4)) {
+        game.set_position(Some(&r.fen), &[]).expect("fen");
+        let white = if r.stm == 0 { game.evaluate() } else { -game.evaluate() };
+        assert_eq!(i32::from_le_bytes([e[0], e[1], e[2], e[3]]), white, "{}", r.fen);
+    }
+}

@@ -22,11 +22,20 @@ piece-square values. scipy's L-BFGS-B does the minimising with the exact
 gradient. Games whose number ends in 0 are held out: the report gives
 their loss for a constant 0.5, the search score itself, a material-only
 fit and the full fit.
+
+With `--engine PATH/calvin` the fit is made on top of the engine's own
+static evaluation (`calvin datagen eval`): the model is sigmoid((engine +
+features . weights) / K), and the weights are corrections to the engine's
+material and placement values, while its other terms (mobility, pawn
+structure, king safety, the variant's own) stay as they are. The report
+then also gives the held-out loss of the engine's evaluation alone.
 """
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -112,16 +121,18 @@ def fit_k(score, result):
     return optimize.minimize_scalar(loss, bounds=(20, 5000), method="bounded").x
 
 
-def fit(X, y, k, penalised, l2, w0):
-    """Minimises mean (sigmoid(Xw/k) - y)^2 + l2 * |w[penalised]|^2. The
+def fit(X, y, k, penalised, l2, w0, base):
+    """Minimises mean (sigmoid((base + Xw)/k) - y)^2 + l2 * |w[penalised]|^2. The
     optimiser works on w / k (about unit scale), so its tolerances mean
     the same for every variant."""
     n = X.shape[0]
     mask = np.zeros(X.shape[1])
     mask[penalised] = l2 * k * k
 
+    offset = base / k
+
     def f(v):
-        p = sigmoid(X @ v)
+        p = sigmoid(offset + X @ v)
         e = p - y
         g = X.T @ (e * p * (1 - p)) * (2.0 / n) + 2 * mask * v
         return np.mean(e * e) + np.sum(mask * v * v), g
@@ -131,12 +142,23 @@ def fit(X, y, k, penalised, l2, w0):
     return r.x * k, r.nit
 
 
+def engine_evals(engine, paths):
+    """The engine's static evaluations (White's view) of every position of the files, in order."""
+    out = []
+    for path in paths:
+        with tempfile.NamedTemporaryFile(suffix=".eval") as t:
+            subprocess.run([engine, "datagen", "eval", path, t.name], check=True, stdout=subprocess.DEVNULL)
+            out.append(np.fromfile(t.name, dtype="<i4").astype(float))
+    return np.concatenate(out)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", nargs="+")
     ap.add_argument("--out", required=True, help="weights as JSON")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the result in the target")
     ap.add_argument("--l2", type=float, default=1e-6, help="penalty on piece-square values (per cp^2)")
+    ap.add_argument("--engine", help="calvin binary: fit corrections on top of its static evaluation")
     a = ap.parse_args(argv)
     t0 = time.time()
     variant, rows, layout = load(a.data)
@@ -144,6 +166,11 @@ def main(argv):
     stm = np.array([r[2] for r in rows])
     score_white = np.array([r[3] for r in rows], float) * np.where(stm == 0, 1, -1)
     result = np.array([r[4] for r in rows])
+    base = np.zeros(len(rows))
+    if a.engine:
+        base = engine_evals(a.engine, a.data)
+        if len(base) != len(rows):
+            sys.exit(f"the engine gave {len(base)} evaluations for {len(rows)} positions")
     held = np.array([r[5][1] % 10 == 0 for r in rows])
     train = ~held if held.any() and (~held).any() else np.ones(len(rows), bool)
     test = held if held.any() and (~held).any() else train
@@ -154,16 +181,18 @@ def main(argv):
     material_cols = list(layout.material.values()) + list(layout.hand.values()) + [layout.tempo]
     w_mat = np.zeros(n_cols)
     sub = X[:, material_cols]
-    w_sub, _ = fit(sub[train], y[train], k, [], 0.0, np.zeros(len(material_cols)))
+    w_sub, _ = fit(sub[train], y[train], k, [], 0.0, np.zeros(len(material_cols)), base[train])
     w_mat[material_cols] = w_sub
     pst_cols = list(range(layout.first_pst, n_cols))
-    w, iterations = fit(X[train], y[train], k, pst_cols, a.l2, w_mat)
+    w, iterations = fit(X[train], y[train], k, pst_cols, a.l2, w_mat, base[train])
     losses = {
         "constant 0.5": mse(np.full(len(rows), 0.5)),
         "search score": mse(sigmoid(score_white / k)),
-        "material fit": mse(sigmoid(X @ w_mat / k)),
-        "full fit": mse(sigmoid(X @ w / k)),
+        "material fit": mse(sigmoid((base + X @ w_mat) / k)),
+        "full fit": mse(sigmoid((base + X @ w) / k)),
     }
+    if a.engine:
+        losses["engine eval"] = mse(sigmoid(base / k))
     size = layout.ranks * layout.files
     out = {
         "variant": variant,
@@ -175,6 +204,7 @@ def main(argv):
         "lambda": a.lam,
         "l2": a.l2,
         "iterations": int(iterations),
+        "on_top_of_engine_eval": bool(a.engine),
         "seconds": round(time.time() - t0, 1),
         "test_mse": {name: round(v, 6) for name, v in losses.items()},
         "board": {"ranks": layout.ranks, "files": layout.files},
@@ -194,6 +224,8 @@ def main(argv):
     print(f"{variant}: {len(rows)} positions, K {k:.1f}, {iterations} iterations, {out['seconds']} s")
     for name, v in losses.items():
         print(f"  test MSE {name:14} {v:.6f}")
+    if a.engine:
+        print("  (material and piece-square values are corrections to the engine's evaluation)")
     print("  material " + " ".join(f"{t}={v}" for t, v in out["material"].items()))
     if out["hand"]:
         print("  hand     " + " ".join(f"{t}={v}" for t, v in out["hand"].items()))
