@@ -90,7 +90,11 @@ def _block(body, offset):
 
 def read(path):
     with open(path, "rb") as f:
-        b = f.read()
+        return parse(f.read())
+
+
+def parse(b):
+    """Reads a file held in memory (a snapshot of a file still being written)."""
     variant, settings, at = _header(b)
     games = []
     while at + 4 <= len(b):

@@ -33,6 +33,7 @@ then also gives the held-out loss of the engine's evaluation alone.
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -71,11 +72,12 @@ class Layout:
         return len(self.names) - 1
 
 
-def load(paths):
-    """Reads the files: (variant, positions as (fen, stm, score, result, game), layout)."""
+def load(paths, snapshots):
+    """Reads the files (their bytes read once: a file may still grow):
+    (variant, positions as (pieces, hand, stm, score, result, game), layout)."""
     rows, variant, types, hand_types, dims = [], None, set(), set(), None
-    for n, path in enumerate(paths):
-        d = calvin_data.read(path)
+    for n, (path, b) in enumerate(zip(paths, snapshots)):
+        d = calvin_data.parse(b)
         if variant not in (None, d.variant):
             sys.exit(f"{path} is {d.variant}, the others {variant}")
         variant = d.variant
@@ -142,13 +144,16 @@ def fit(X, y, k, penalised, l2, w0, base):
     return r.x * k, r.nit
 
 
-def engine_evals(engine, paths):
+def engine_evals(engine, snapshots):
     """The engine's static evaluations (White's view) of every position of the files, in order."""
     out = []
-    for path in paths:
-        with tempfile.NamedTemporaryFile(suffix=".eval") as t:
-            subprocess.run([engine, "datagen", "eval", path, t.name], check=True, stdout=subprocess.DEVNULL)
-            out.append(np.fromfile(t.name, dtype="<i4").astype(float))
+    for b in snapshots:
+        with tempfile.TemporaryDirectory() as d:
+            data, evals = os.path.join(d, "data.bin"), os.path.join(d, "data.eval")
+            with open(data, "wb") as f:
+                f.write(b)
+            subprocess.run([engine, "datagen", "eval", data, evals], check=True, stdout=subprocess.DEVNULL)
+            out.append(np.fromfile(evals, dtype="<i4").astype(float))
     return np.concatenate(out)
 
 
@@ -161,14 +166,18 @@ def main(argv):
     ap.add_argument("--engine", help="calvin binary: fit corrections on top of its static evaluation")
     a = ap.parse_args(argv)
     t0 = time.time()
-    variant, rows, layout = load(a.data)
+    snapshots = []
+    for path in a.data:
+        with open(path, "rb") as f:
+            snapshots.append(f.read())
+    variant, rows, layout = load(a.data, snapshots)
     X = matrix(rows, layout)
     stm = np.array([r[2] for r in rows])
     score_white = np.array([r[3] for r in rows], float) * np.where(stm == 0, 1, -1)
     result = np.array([r[4] for r in rows])
     base = np.zeros(len(rows))
     if a.engine:
-        base = engine_evals(a.engine, a.data)
+        base = engine_evals(a.engine, snapshots)
         if len(base) != len(rows):
             sys.exit(f"the engine gave {len(base)} evaluations for {len(rows)} positions")
     held = np.array([r[5][1] % 10 == 0 for r in rows])
