@@ -171,3 +171,33 @@ fn eval_writes_the_static_evaluation_of_every_position() {
         assert_eq!(i32::from_le_bytes([e[0], e[1], e[2], e[3]]), white, "{}", r.fen);
     }
 }
+
+/// The trainer's Python: the virtual environment `tools/train/run.sh` makes, else `python3`.
+fn trainer_python() -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/train/.venv/bin/python");
+    let python = if venv.exists() { venv } else { PathBuf::from("python3") };
+    let ok = Command::new(&python).args(["-c", "import numpy, scipy"]).output().is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn the_texel_fit_runs_on_top_of_the_engine_eval() {
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy and scipy not found: tools/train/texel.py not tested");
+        return;
+    };
+    let (data, weights) = (temp("texel.bin"), temp("texel.json"));
+    assert_eq!(datagen("ito-shogi", 4, &data, &["--quiet"]).0, 0);
+    let o = Command::new(python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/texel.py"))
+        .arg(&data)
+        .args(["--engine", env!("CARGO_BIN_EXE_calvin"), "--l2", "1e-7", "--out"])
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&weights).expect("weights");
+    for key in ["\"on_top_of_engine_eval\": true", "\"engine eval\"", "\"ranks\": 31", "\"files\": 1", "\"pst\""] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+}
