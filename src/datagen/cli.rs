@@ -118,8 +118,8 @@ fn info(path: &str) -> Result<(), String> {
     let data = format::read(std::io::BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
     let h = &data.header;
     println!(
-        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {}",
-        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies
+        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}",
+        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies, h.hash_mib
     );
     let mut results = [0usize; 3];
     let mut ends = [0usize; 3];
