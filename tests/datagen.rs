@@ -150,3 +150,54 @@ fn the_python_reader_agrees_with_the_engine() {
         assert_eq!(text, String::from_utf8_lossy(&reader.stdout), "{v}");
     }
 }
+
+#[test]
+fn eval_writes_the_static_evaluation_of_every_position() {
+    let (data, evals) = (temp("eval.bin"), temp("eval.out"));
+    assert_eq!(datagen("historia-sako", 1, &data, &["--quiet"]).0, 0);
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .args(["datagen", "eval"])
+        .args([&data, &evals])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let raw = std::fs::read(&evals).expect("evals");
+    let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
+    assert_eq!(raw.len(), 4 * records.len());
+    let mut game = calvin::registry::new_game_with("historia-sako", &Default::default()).expect("variant");
+    for (r, e) in records.iter().zip(raw.chunks(4)) {
+        game.set_position(Some(&r.fen), &[]).expect("fen");
+        let white = if r.stm == 0 { game.evaluate() } else { -game.evaluate() };
+        assert_eq!(i32::from_le_bytes([e[0], e[1], e[2], e[3]]), white, "{}", r.fen);
+    }
+}
+
+/// The trainer's Python: the virtual environment `tools/train/run.sh` makes, else `python3`.
+fn trainer_python() -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/train/.venv/bin/python");
+    let python = if venv.exists() { venv } else { PathBuf::from("python3") };
+    let ok = Command::new(&python).args(["-c", "import numpy, scipy"]).output().is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn the_texel_fit_runs_on_top_of_the_engine_eval() {
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy and scipy not found: tools/train/texel.py not tested");
+        return;
+    };
+    let (data, weights) = (temp("texel.bin"), temp("texel.json"));
+    assert_eq!(datagen("ito-shogi", 4, &data, &["--quiet"]).0, 0);
+    let o = Command::new(python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/texel.py"))
+        .arg(&data)
+        .args(["--engine", env!("CARGO_BIN_EXE_calvin"), "--l2", "1e-7", "--out"])
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&weights).expect("weights");
+    for key in ["\"on_top_of_engine_eval\": true", "\"engine eval\"", "\"ranks\": 31", "\"files\": 1", "\"pst\""] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+}

@@ -10,8 +10,11 @@ pub const USAGE: &str = "usage: calvin datagen --variant V --games N --nodes K -
            [--threads T] [--seed S] [--random-plies R] [--max-plies P]
            [--resign-score CP] [--resign-plies N] [--hash MIB] [--quiet]
        calvin datagen info FILE
+       calvin datagen eval FILE OUT
 Plays N self-play games (K nodes a move after R random plies) and appends
-their positions to FILE; run again with the same settings to continue.";
+their positions to FILE; run again with the same settings to continue.
+`info` summarises a file; `eval` writes the static evaluation of each of
+its positions (White's view, i32 little-endian) to OUT.";
 
 /// Runs `calvin datagen` with the arguments after `datagen`; returns the exit code.
 pub fn main(args: &[String]) -> i32 {
@@ -19,6 +22,12 @@ pub fn main(args: &[String]) -> i32 {
         Some("info") => match args.get(1) {
             Some(path) => info(path),
             None => Err("info needs a FILE".into()),
+        },
+        Some("eval") => match (args.get(1), args.get(2)) {
+            (Some(input), Some(output)) => super::evals::write_evals(input, output).map(|n| {
+                println!("datagen: wrote {n} evaluations to {output}");
+            }),
+            _ => Err("eval needs FILE and OUT".into()),
         },
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}");
@@ -109,8 +118,8 @@ fn info(path: &str) -> Result<(), String> {
     let data = format::read(std::io::BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
     let h = &data.header;
     println!(
-        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {}",
-        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies
+        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}",
+        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies, h.hash_mib
     );
     let mut results = [0usize; 3];
     let mut ends = [0usize; 3];

@@ -27,6 +27,8 @@ pub struct Header {
     pub resign_score: u16,
     /// ... for this many plies in a row, both sides agreeing.
     pub resign_plies: u16,
+    /// The table size of each thread in MiB (it changes the searches).
+    pub hash_mib: u32,
 }
 
 /// How a game ended.
@@ -107,6 +109,7 @@ impl Header {
         for v in [self.random_plies, self.max_plies, self.resign_score, self.resign_plies] {
             b.extend_from_slice(&v.to_le_bytes());
         }
+        b.extend_from_slice(&self.hash_mib.to_le_bytes());
         b
     }
 
@@ -132,6 +135,7 @@ impl Header {
             max_plies: c.u16().map_err(truncated)?,
             resign_score: c.u16().map_err(truncated)?,
             resign_plies: c.u16().map_err(truncated)?,
+            hash_mib: c.u32().map_err(truncated)?,
         };
         Ok((h, c.at))
     }
@@ -278,6 +282,7 @@ mod tests {
             max_plies: 400,
             resign_score: 1000,
             resign_plies: 8,
+            hash_mib: 16,
         };
         let g = GameBlock {
             index: 3,

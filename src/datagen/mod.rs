@@ -7,9 +7,11 @@
 //! - `play.rs`: one game: opening, searches, which positions are kept,
 //!   adjudication, the result.
 //! - `run.rs`: a run: threads, appending, continuing a stopped run, progress.
+//! - `evals.rs`: the engine's static evaluation of a file's positions (for a trainer).
 //! - `cli.rs`: the command line.
 
 pub mod cli;
+pub mod evals;
 pub mod format;
 pub mod play;
 pub mod run;

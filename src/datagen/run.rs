@@ -52,6 +52,7 @@ impl RunConfig {
             max_plies: p.max_plies.min(u16::MAX as usize) as u16,
             resign_score: p.resign_score.clamp(0, u16::MAX as i32) as u16,
             resign_plies: p.resign_plies.min(u16::MAX as usize) as u16,
+            hash_mib: self.hash_mib as u32,
         }
     }
 }

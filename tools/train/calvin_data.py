@@ -59,13 +59,13 @@ def _header(b):
         raise FormatError(f"datagen format version {version}, this reader reads {VERSION}")
     n = b[10]
     at = 11 + n
-    if len(b) < at + 21:
+    if len(b) < at + 25:
         raise FormatError("header cut short")
     variant = b[11:at].decode()
-    rule_flags, seed, nodes, rp, mp, rs, rpl = struct.unpack_from("<BQIHHHH", b, at)
+    rule_flags, seed, nodes, rp, mp, rs, rpl, hash_mib = struct.unpack_from("<BQIHHHHI", b, at)
     settings = dict(rule_flags=rule_flags, seed=seed, nodes=nodes, random_plies=rp,
-                    max_plies=mp, resign_score=rs, resign_plies=rpl)
-    return variant, settings, at + 21
+                    max_plies=mp, resign_score=rs, resign_plies=rpl, hash=hash_mib)
+    return variant, settings, at + 25
 
 
 def _block(body, offset):
@@ -90,7 +90,11 @@ def _block(body, offset):
 
 def read(path):
     with open(path, "rb") as f:
-        b = f.read()
+        return parse(f.read())
+
+
+def parse(b):
+    """Reads a file held in memory (a snapshot of a file still being written)."""
     variant, settings, at = _header(b)
     games = []
     while at + 4 <= len(b):
@@ -149,7 +153,7 @@ def main(argv):
     d = read(argv[1])
     s = d.settings
     print(f"variant {d.variant} seed {s['seed']} nodes {s['nodes']} random-plies {s['random_plies']} "
-          f"max-plies {s['max_plies']} resign-score {s['resign_score']} resign-plies {s['resign_plies']}")
+          f"max-plies {s['max_plies']} resign-score {s['resign_score']} resign-plies {s['resign_plies']} hash {s['hash']}")
     print(f"games {len(d.games)} positions {d.positions()} trailing-bytes {d.trailing}")
     res = [sum(1 for g in d.games if g.result == r) for r in range(3)]
     print(f"results white-wins {res[2]} draws {res[1]} black-wins {res[0]}")

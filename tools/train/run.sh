@@ -19,4 +19,5 @@ if [ ! -x "$python" ]; then
     python3 -m venv tools/train/.venv
     "$python" -m pip install --quiet -r tools/train/requirements.txt
 fi
-"$python" tools/train/texel.py "runs/train/$variant.bin" --out "runs/train/$variant.json"
+"$python" tools/train/texel.py "runs/train/$variant.bin" --engine target/release/calvin \
+    --out "runs/train/$variant.json"

@@ -18,15 +18,26 @@ score); the weights then minimise the mean squared error between
 sigmoid(eval / K) and the target lambda * result + (1 - lambda) *
 sigmoid(score / K) (result: win 1, draw 0.5, loss 0, from White's view;
 docs/datagen.md says how Ita's score pairs map), plus an L2 penalty on the
-piece-square values. scipy's L-BFGS-B does the minimising with the exact
-gradient. Games whose number ends in 0 are held out: the report gives
-their loss for a constant 0.5, the search score itself, a material-only
-fit and the full fit.
+piece-square values (on every weight with `--engine`), its size chosen on
+the validation games (numbers ending in 1) unless given. scipy's L-BFGS-B
+does the minimising with the exact gradient. Games whose number ends in 0
+are held out: the report gives their loss for a constant 0.5, the search
+score itself, a material-only fit and the full fit.
+
+With `--engine PATH/calvin` the fit is made on top of the engine's own
+static evaluation (`calvin datagen eval`): the model is sigmoid((engine +
+features . weights) / K), and the weights are corrections to the engine's
+material and placement values, while its other terms (mobility, pawn
+structure, king safety, the variant's own) stay as they are. The report
+then also gives the held-out loss of the engine's evaluation alone.
 """
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -62,11 +73,12 @@ class Layout:
         return len(self.names) - 1
 
 
-def load(paths):
-    """Reads the files: (variant, positions as (fen, stm, score, result, game), layout)."""
+def load(paths, snapshots):
+    """Reads the files (their bytes read once: a file may still grow):
+    (variant, positions as (pieces, hand, stm, score, result, game), layout)."""
     rows, variant, types, hand_types, dims = [], None, set(), set(), None
-    for n, path in enumerate(paths):
-        d = calvin_data.read(path)
+    for n, (path, b) in enumerate(zip(paths, snapshots)):
+        d = calvin_data.parse(b)
         if variant not in (None, d.variant):
             sys.exit(f"{path} is {d.variant}, the others {variant}")
         variant = d.variant
@@ -112,16 +124,18 @@ def fit_k(score, result):
     return optimize.minimize_scalar(loss, bounds=(20, 5000), method="bounded").x
 
 
-def fit(X, y, k, penalised, l2, w0):
-    """Minimises mean (sigmoid(Xw/k) - y)^2 + l2 * |w[penalised]|^2. The
+def fit(X, y, k, penalised, l2, w0, base):
+    """Minimises mean (sigmoid((base + Xw)/k) - y)^2 + l2 * |w[penalised]|^2. The
     optimiser works on w / k (about unit scale), so its tolerances mean
     the same for every variant."""
     n = X.shape[0]
     mask = np.zeros(X.shape[1])
     mask[penalised] = l2 * k * k
 
+    offset = base / k
+
     def f(v):
-        p = sigmoid(X @ v)
+        p = sigmoid(offset + X @ v)
         e = p - y
         g = X.T @ (e * p * (1 - p)) * (2.0 / n) + 2 * mask * v
         return np.mean(e * e) + np.sum(mask * v * v), g
@@ -131,39 +145,88 @@ def fit(X, y, k, penalised, l2, w0):
     return r.x * k, r.nit
 
 
+def engine_evals(engine, snapshots):
+    """The engine's static evaluations (White's view) of every position of the files, in order."""
+    out = []
+    for b in snapshots:
+        with tempfile.TemporaryDirectory() as d:
+            data, evals = os.path.join(d, "data.bin"), os.path.join(d, "data.eval")
+            with open(data, "wb") as f:
+                f.write(b)
+            subprocess.run([engine, "datagen", "eval", data, evals], check=True, stdout=subprocess.DEVNULL)
+            out.append(np.fromfile(evals, dtype="<i4").astype(float))
+    return np.concatenate(out)
+
+
+def split(rows):
+    """Games numbered ...0 are the test set, ...1 the validation set (the
+    penalty is chosen on it), the rest the training set; all three are
+    every position where a file has too few games."""
+    g = np.array([r[5][1] % 10 for r in rows])
+    test, valid = g == 0, g == 1
+    train = ~(test | valid)
+    if not (train.any() and test.any() and valid.any()):
+        return (np.ones(len(rows), bool),) * 3
+    return train, valid, test
+
+
+def fit_models(X, y, k, base, layout, l2, engine):
+    """The material-only fit and the full fit, from the material fit.
+    Corrections to the engine's values (`engine`) are all held near 0
+    unless the data says otherwise; without it only the piece-square values."""
+    n_cols = X.shape[1]
+    material_cols = list(layout.material.values()) + list(layout.hand.values()) + [layout.tempo]
+    w_mat = np.zeros(n_cols)
+    sub_penalised = list(range(len(material_cols))) if engine else []
+    w_mat[material_cols], _ = fit(X[:, material_cols], y, k, sub_penalised, l2, np.zeros(len(material_cols)), base)
+    penalised = list(range(n_cols)) if engine else list(range(layout.first_pst, n_cols))
+    w, iterations = fit(X, y, k, penalised, l2, w_mat, base)
+    return w_mat, w, iterations
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", nargs="+")
     ap.add_argument("--out", required=True, help="weights as JSON")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the result in the target")
-    ap.add_argument("--l2", type=float, default=1e-6, help="penalty on piece-square values (per cp^2)")
+    ap.add_argument("--l2", type=float, help="penalty per cp^2 (default: the best of 1e-9 .. 1e-6 on validation games)")
+    ap.add_argument("--engine", help="calvin binary: fit corrections on top of its static evaluation")
     a = ap.parse_args(argv)
     t0 = time.time()
-    variant, rows, layout = load(a.data)
+    snapshots = []
+    for path in a.data:
+        with open(path, "rb") as f:
+            snapshots.append(f.read())
+    variant, rows, layout = load(a.data, snapshots)
     X = matrix(rows, layout)
     stm = np.array([r[2] for r in rows])
     score_white = np.array([r[3] for r in rows], float) * np.where(stm == 0, 1, -1)
     result = np.array([r[4] for r in rows])
-    held = np.array([r[5][1] % 10 == 0 for r in rows])
-    train = ~held if held.any() and (~held).any() else np.ones(len(rows), bool)
-    test = held if held.any() and (~held).any() else train
+    base = np.zeros(len(rows))
+    if a.engine:
+        base = engine_evals(a.engine, snapshots)
+        if len(base) != len(rows):
+            sys.exit(f"the engine gave {len(base)} evaluations for {len(rows)} positions")
+    train, valid, test = split(rows)
     k = fit_k(score_white[train], result[train])
     y = a.lam * result + (1 - a.lam) * sigmoid(score_white / k)
-    mse = lambda p: float(np.mean((p[test] - y[test]) ** 2))
-    n_cols = X.shape[1]
-    material_cols = list(layout.material.values()) + list(layout.hand.values()) + [layout.tempo]
-    w_mat = np.zeros(n_cols)
-    sub = X[:, material_cols]
-    w_sub, _ = fit(sub[train], y[train], k, [], 0.0, np.zeros(len(material_cols)))
-    w_mat[material_cols] = w_sub
-    pst_cols = list(range(layout.first_pst, n_cols))
-    w, iterations = fit(X[train], y[train], k, pst_cols, a.l2, w_mat)
+    mse = lambda p, on: float(np.mean((p[on] - y[on]) ** 2))
+    best = None
+    for l2 in [a.l2] if a.l2 is not None else [1e-9, 1e-8, 1e-7, 1e-6]:
+        w_mat, w, iterations = fit_models(X[train], y[train], k, base[train], layout, l2, a.engine)
+        v = mse(sigmoid((base + X @ w) / k), valid)
+        if best is None or v < best[0]:
+            best = (v, l2, w_mat, w, iterations)
+    _, l2, w_mat, w, iterations = best
+    a.l2 = l2
     losses = {
-        "constant 0.5": mse(np.full(len(rows), 0.5)),
-        "search score": mse(sigmoid(score_white / k)),
-        "material fit": mse(sigmoid(X @ w_mat / k)),
-        "full fit": mse(sigmoid(X @ w / k)),
+        "constant 0.5": mse(np.full(len(rows), 0.5), test),
+        "search score": mse(sigmoid(score_white / k), test),
+        "material fit": mse(sigmoid((base + X @ w_mat) / k), test),
+        "full fit": mse(sigmoid((base + X @ w) / k), test),
     }
+    if a.engine:
+        losses["engine eval"] = mse(sigmoid(base / k), test)
     size = layout.ranks * layout.files
     out = {
         "variant": variant,
@@ -175,6 +238,7 @@ def main(argv):
         "lambda": a.lam,
         "l2": a.l2,
         "iterations": int(iterations),
+        "on_top_of_engine_eval": bool(a.engine),
         "seconds": round(time.time() - t0, 1),
         "test_mse": {name: round(v, 6) for name, v in losses.items()},
         "board": {"ranks": layout.ranks, "files": layout.files},
@@ -191,9 +255,11 @@ def main(argv):
     assert all(len(sum(v, [])) == size for v in out["pst"].values())
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
-    print(f"{variant}: {len(rows)} positions, K {k:.1f}, {iterations} iterations, {out['seconds']} s")
+    print(f"{variant}: {len(rows)} positions, K {k:.1f}, l2 {l2:g}, {iterations} iterations, {out['seconds']} s")
     for name, v in losses.items():
         print(f"  test MSE {name:14} {v:.6f}")
+    if a.engine:
+        print("  (material and piece-square values are corrections to the engine's evaluation)")
     print("  material " + " ".join(f"{t}={v}" for t, v in out["material"].items()))
     if out["hand"]:
         print("  hand     " + " ".join(f"{t}={v}" for t, v in out["hand"].items()))
