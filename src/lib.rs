@@ -18,6 +18,7 @@ pub mod position;
 pub mod protocol;
 pub mod registry;
 pub mod runner;
+pub mod score;
 pub mod search;
 pub mod timeman;
 pub mod tt;

@@ -3,8 +3,8 @@
 
 use crate::geometry::Geometry;
 use crate::moves::{Kind, Move};
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE, Position};
+use crate::variant::{Variant, castling_rook};
 
 impl<V: Variant> Position<V> {
     pub fn move_to_uci(&self, m: Move) -> String {
@@ -20,6 +20,19 @@ impl<V: Variant> Position<V> {
                 sq(m.to()),
                 V::PIECES[m.piece() as usize - 1].letter.trim_start_matches('+').to_lowercase()
             ),
+            // A castling gate, as Fairy-Stockfish writes Seirawan chess: the
+            // king's move with the piece when it enters the king's square
+            // (`e1g1m`), the rook's square to the king's when it enters the
+            // rook's (`h1e1m`).
+            Kind::Castling if m.piece() != 0 => {
+                let letter = V::PIECES[(m.piece() & CASTLING_GATE_TYPE) as usize - 1].letter.to_lowercase();
+                if m.piece() & CASTLING_GATE_ON_ROOK != 0 {
+                    let (rook, _) = castling_rook::<V>(m.from(), m.to());
+                    format!("{}{}{letter}", sq(rook), sq(m.from()))
+                } else {
+                    format!("{}{}{letter}", sq(m.from()), sq(m.to()))
+                }
+            }
             _ => format!("{}{}", sq(m.from()), sq(m.to())),
         }
     }

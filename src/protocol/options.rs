@@ -4,14 +4,27 @@
 
 use super::{Mode, Session};
 use crate::engine::{DEFAULT_HASH_MB, ItaTimeMode, MAX_HASH_MB, MAX_THREADS};
-use crate::registry::VARIANTS;
+use crate::registry::{RuleKind, RuleOption, VARIANTS};
 use std::io::Write;
 
 pub enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
-    Combo { default: String, vars: Vec<String> },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: String,
+        vars: Vec<String>,
+    },
     Button,
+    /// A free text value (UCI `type string`, CECP `-string`).
+    Text {
+        default: String,
+    },
 }
 
 pub struct Opt {
@@ -33,7 +46,7 @@ pub fn mode_name(name: &'static str, mode: Mode) -> &'static str {
 
 /// The options, in the order they are printed.
 pub fn options(current_variant: &str) -> Vec<Opt> {
-    vec![
+    let mut opts = vec![
         Opt { name: "Hash", kind: Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 } },
         Opt { name: "Clear Hash", kind: Kind::Button },
         Opt { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: MAX_THREADS as i64 } },
@@ -57,22 +70,19 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
                 vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
             },
         },
-        Opt { name: "IagoGating", kind: Kind::Check { default: true } },
-        Opt { name: "IagoDrops", kind: Kind::Check { default: true } },
-        Opt {
-            name: "ItaLeaperCapture",
-            kind: Kind::Combo { default: "igui".into(), vars: vec!["igui".into(), "replacement".into()] },
-        },
-        Opt { name: "ItaGoal", kind: Kind::Combo { default: "home".into(), vars: vec!["home".into(), "rank".into()] } },
-    ]
+    ];
+    // The rule options describe themselves (registry.rs).
+    opts.extend(RuleOption::ALL.into_iter().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
+    opts
 }
 
-/// A check option's value: `true`/`false` (UCI, USI) or `1`/`0` (CECP).
-fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") | Some("1") => Ok(true),
-        Some("false") | Some("0") => Ok(false),
-        _ => Err(format!("{name} is true or false")),
+fn rule_kind(kind: RuleKind) -> Kind {
+    match kind {
+        RuleKind::Check { default } => Kind::Check { default },
+        RuleKind::Combo { default, vars } => {
+            Kind::Combo { default: default.into(), vars: vars.iter().map(|v| v.to_string()).collect() }
+        }
+        RuleKind::Text { default } => Kind::Text { default: default.into() },
     }
 }
 
@@ -92,6 +102,7 @@ pub fn uci_line(o: &Opt, mode: Mode) -> String {
             s
         }
         Kind::Button => format!("option name {name} type button"),
+        Kind::Text { default } => format!("option name {name} type string default {default}"),
     }
 }
 
@@ -112,6 +123,7 @@ pub fn cecp_line(o: &Opt) -> Option<String> {
             s
         }
         Kind::Button => "-button".into(),
+        Kind::Text { default } => format!("-string {default}"),
     };
     Some(format!("feature option=\"{} {body}\"", o.name))
 }
@@ -171,44 +183,26 @@ impl<W: Write> Session<W> {
                     .ok_or_else(|| format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")))?;
                 Ok(())
             }
-            "iagogating" | "iagodrops" | "italeapercapture" | "itagoal" => {
-                let mut rules = *self.engine.rules();
-                let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
-                let concerns: &[&str] = match name.to_ascii_lowercase().as_str() {
-                    "iagogating" => {
-                        rules.iago_gating = check_value("IagoGating", value)?;
-                        &["iago-b", "iago-c"]
-                    }
-                    "iagodrops" => {
-                        rules.iago_drops = check_value("IagoDrops", value)?;
-                        &["iago-b", "iago-c"]
-                    }
-                    "italeapercapture" => {
-                        rules.ita_leaper_replacement = match v.as_str() {
-                            "igui" => false,
-                            "replacement" => true,
-                            _ => return Err("ItaLeaperCapture is igui or replacement".into()),
-                        };
-                        &["ita"]
-                    }
-                    _ => {
-                        rules.ita_rank_goal = match v.as_str() {
-                            "home" => false,
-                            "rank" => true,
-                            _ => return Err("ItaGoal is home or rank".into()),
-                        };
-                        &["ita"]
-                    }
-                };
-                // XBoard learns the pieces and the parent variant from the
-                // setup, which the options may change: it is sent again.
-                if self.engine.set_rules(rules, concerns) && self.mode == Mode::Cecp {
-                    self.cecp_setup();
-                }
-                Ok(())
-            }
-            _ => Err(format!("unknown option '{name}'")),
+            _ => match RuleOption::from_name(name) {
+                Some(option) => self.set_rule_option(option, value),
+                None => Err(format!("unknown option '{name}'")),
+            },
         }
+    }
+
+    /// Sets a rule option; the variants it concerns start again from their
+    /// start position when it is theirs.
+    fn set_rule_option(&mut self, option: RuleOption, value: Option<&str>) -> Result<(), String> {
+        let mut rules = *self.engine.rules();
+        let value = value.ok_or_else(|| format!("option {} needs a value", option.name()))?;
+        option.apply(&mut rules, value).map_err(|e| e.to_string())?;
+        let concerns: Vec<&str> = option.concerns().map(|v| v.name()).collect();
+        // XBoard learns the pieces and the parent variant from the setup,
+        // which the options may change: it is sent again.
+        if self.engine.set_rules(rules, &concerns) && self.mode == Mode::Cecp {
+            self.cecp_setup();
+        }
+        Ok(())
     }
 
     /// After a variant change: the variant line (UCI, USI) or the `setup`
