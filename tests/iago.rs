@@ -209,6 +209,8 @@ fn castling_gates() {
     // plain, 4 gating (6 here, 2 without the option).
     assert_eq!(g.perft(1), 48 + 5 + 6);
     assert_eq!(game("iago-b", &[], Some(fen)).perft(1), 48 + 5 + 2);
+    // IagoGating off ends gating on castling too: 24 plain moves, 5 drops, 2 castlings.
+    assert_eq!(game("iago-b", &[(Gates, "true"), (RuleOption::IagoGating, "false")], Some(fen)).perft(1), 24 + 5 + 2);
     let after = |m: &str| {
         let mut g = game("iago-b", &[(Gates, "true")], Some(fen));
         g.push_move(m).unwrap();

@@ -103,7 +103,7 @@ macro_rules! iago_variant {
             }
             #[inline(always)]
             fn castling_gates(pos: &Position<Self>) -> bool {
-                X && pos.rules & rules::CASTLING_GATES != 0
+                X && GATING && pos.rules & rules::CASTLING_GATES != 0
             }
             fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
                 $drop_rule(pos)
