@@ -15,8 +15,24 @@ use std::thread::JoinHandle;
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
+/// The stack of every search thread (deep recursion with large frames).
+pub const SEARCH_STACK_BYTES: usize = 16 << 20;
+/// The clock planning mode the variant is asked with by default.
+pub const DEFAULT_TIME_MODE: &str = "peaceful";
 
-pub use crate::variants::ita::ItaTimeMode;
+/// The most threads this machine may get: its cores times 8.
+pub fn threads_limit() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores * 8).min(MAX_THREADS)
+}
+
+/// The machine's memory in MiB, where the system says it (Linux).
+pub fn memory_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
 
 struct Running {
     shared: Arc<Shared>,
@@ -28,7 +44,9 @@ pub struct Engine {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
-    pub ita_time_mode: ItaTimeMode,
+    /// How the variant plans its clock (`ItaTimeMode`: Ita's regeneration
+    /// modes; other variants ignore it).
+    pub time_mode: String,
     /// The rule options every new game is built with (see [`Engine::set_rules`]).
     rules: RuleOptions,
     tt: Arc<TranspositionTable>,
@@ -52,7 +70,7 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
-            ita_time_mode: ItaTimeMode::default(),
+            time_mode: DEFAULT_TIME_MODE.to_string(),
             rules: RuleOptions::default(),
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             running: None,
@@ -75,13 +93,28 @@ impl Engine {
         Ok(())
     }
 
+    /// A new table of `mb` MiB; beyond the machine's memory it is refused
+    /// and the old table kept.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         if !(1..=MAX_HASH_MB).contains(&mb) {
             return Err(format!("Hash must be 1..{MAX_HASH_MB}"));
         }
+        if let Some(total) = memory_mb().filter(|&t| mb > t / 2) {
+            return Err(format!("Hash {mb} MiB is more than half of this machine's memory ({total} MiB)"));
+        }
         self.wait();
         self.hash_mb = mb;
         self.tt = Arc::new(TranspositionTable::new(mb));
+        Ok(())
+    }
+
+    /// Search threads: 1 up to the cores times 8.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        let most = threads_limit();
+        if !(1..=most).contains(&n) {
+            return Err(format!("Threads must be 1..{most} on this machine (its cores times 8)"));
+        }
+        self.threads = n;
         Ok(())
     }
 
@@ -126,8 +159,8 @@ impl Engine {
     /// Starts a search in the background; its events arrive on `events`.
     pub fn go(&mut self, limits: Limits) {
         self.wait();
-        // Ita's clock regenerates: plan with it.
-        let limits = self.game.plan_clock(limits, self.ita_time_mode.name());
+        // The variant plans its clock (Ita's regenerates).
+        let limits = self.game.plan_clock(limits, &self.time_mode);
         let shared = Arc::new(Shared::new(limits.ponder));
         let game = self.game.clone_engine_game();
         let tt = self.tt.clone();
@@ -136,7 +169,7 @@ impl Engine {
         let sh = shared.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(16 << 20)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let run = std::panic::AssertUnwindSafe(|| game.search(&limits, threads, multipv, &sh, &tt, &tx));
                 std::panic::catch_unwind(run).unwrap_or_else(|_| {

@@ -18,6 +18,10 @@ pub trait AnyGame: Send {
     /// Plays one more move from the current position.
     fn push_move(&mut self, mv: &str) -> Result<(), String>;
     fn fen(&self) -> String;
+    /// The side to move: 0 White (first player), 1 Black.
+    fn side_to_move(&self) -> usize;
+    /// How many moves have been played since the start position.
+    fn moves_played(&self) -> usize;
     fn start_fen(&self) -> String;
     fn pretty(&self) -> String;
     fn key(&self) -> u64;
@@ -149,6 +153,12 @@ impl<V: Variant> AnyGame for Game<V> {
     }
     fn fen(&self) -> String {
         self.pos().fen()
+    }
+    fn side_to_move(&self) -> usize {
+        self.pos().side
+    }
+    fn moves_played(&self) -> usize {
+        self.moves.len()
     }
     fn start_fen(&self) -> String {
         self.start.fen()

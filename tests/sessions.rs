@@ -2,11 +2,17 @@
 //! the `calvin` binary: every `> ` line is sent, then stdin is closed, and the
 //! output must match the expectations in order:
 //! `< text` exactly this line; `<^ text` a line starting with `text`;
-//! `<* text` any number (0+) of lines starting with `text`. Nothing else may
-//! be printed. Lines starting with `#` are comments.
+//! `<* text` any number (0+) of lines starting with `text`;
+//! `<~ text` lines starting with `text` are left out of the whole output
+//! (search output that may come at any time). Nothing else may be printed.
+//! `>b text` sends `text` with `\xHH` written as the byte HH (lines that are
+//! not UTF-8). Lines starting with `#` are comments.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+
+/// How long one session may take (the longest takes about a second).
+const DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
 
 enum Expect {
     Exact(String),
@@ -14,14 +20,41 @@ enum Expect {
     Skip(String),
 }
 
+/// `text` with every `\xHH` as the byte HH.
+fn unescape(text: &str) -> Vec<u8> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b.get(i + 2..i + 4).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+        match hex {
+            Some(v) if b[i] == b'\\' && b[i + 1] == b'x' => {
+                out.push(v);
+                i += 4;
+            }
+            _ => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 fn run_session(path: &std::path::Path) {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut input = String::new();
+    let mut input = Vec::new();
     let mut expect = Vec::new();
+    let mut ignore = Vec::new();
     for line in text.lines() {
         if let Some(r) = line.strip_prefix("> ") {
-            input += r;
-            input.push('\n');
+            input.extend_from_slice(r.as_bytes());
+            input.push(b'\n');
+        } else if let Some(r) = line.strip_prefix(">b ") {
+            input.extend(unescape(r));
+            input.push(b'\n');
+        } else if let Some(r) = line.strip_prefix("<~ ") {
+            ignore.push(r.to_string());
         } else if let Some(r) = line.strip_prefix("<^ ") {
             expect.push(Expect::Prefix(r.to_string()));
         } else if let Some(r) = line.strip_prefix("<* ") {
@@ -35,14 +68,31 @@ fn run_session(path: &std::path::Path) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_calvin"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}: engine exited with {:?}", path.display(), out.status);
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    // A generous deadline: a wedged engine fails the test instead of hanging it.
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout_pipe, &mut v);
+        v
+    });
+    let deadline = std::time::Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{}: no end after {DEADLINE:?}", path.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = std::process::Output { status, stdout: reader.join().unwrap(), stderr: Vec::new() };
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = stdout.lines().collect();
+    let lines: Vec<&str> = stdout.lines().filter(|l| !ignore.iter().any(|p| l.starts_with(p.as_str()))).collect();
     let mut i = 0;
     let name = path.file_name().unwrap().to_string_lossy();
     for (k, e) in expect.iter().enumerate() {

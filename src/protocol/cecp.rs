@@ -7,10 +7,10 @@
 //! piece with its moves in Betza notation, so XBoard can draw the board;
 //! `lift` is answered with `highlight` so it can show the legal moves.
 
-use super::{Mode, Session};
-use crate::engine::MAX_THREADS;
+use super::{Mode, Session, Timing};
+use crate::engine_game::EngineGame;
 use crate::game::VariantDesc;
-use crate::registry::VARIANTS;
+use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Score};
 use crate::timeman::Limits;
 use std::io::Write;
@@ -46,11 +46,6 @@ pub struct State {
 /// XBoard's piece types in its own order (`-pieceToCharTable`): slot i of
 /// a table is drawn as XBoard's piece i; the last letter is the King.
 const XBOARD_ORDER: &str = "PNBRQFEACWMOHIJGDVLSU";
-
-/// XBoard's name for a variant (`normal` is chess).
-pub fn xboard_name(v: &str) -> &str {
-    if v == "chess" { "normal" } else { v }
-}
 
 /// The parent variant XBoard inherits rules from (Fairy-Stockfish's template).
 pub fn template(d: &VariantDesc) -> &'static str {
@@ -157,35 +152,58 @@ pub fn holdings(d: &VariantDesc) -> usize {
 }
 
 /// The Betza description XBoard gets for a piece: ours, with what XBoard's
-/// Betza cannot say replaced by a superset, plus castling and drop zones.
-pub fn xboard_betza(d: &VariantDesc, t: u8) -> String {
+/// Betza cannot say replaced by a superset (the variant's hook), plus
+/// castling and drop zones.
+pub fn xboard_betza(d: &VariantDesc, t: u8, game: &dyn EngineGame) -> String {
     let p = &d.pieces[t as usize - 1];
-    let mut b = match (d.name, p.letter) {
-        // The Flag's once-per-game abilities (diagonal step, capture).
-        ("ita", "F") => "fWF".to_string(),
-        // The Leaper's igui capture is a two-leg move XBoard learns from
-        // `highlight` (with `ItaLeaperCapture replacement` its Betza is XBoard's own).
-        ("ita", "L") if p.betza == "mRupR" => "mRpcabpR".to_string(),
-        _ => p.betza.to_string(),
-    };
+    let mut b = game.xboard_betza(p.letter, p.betza).unwrap_or(p.betza).to_string();
     if t == d.king && d.castling {
         b += "O2";
     }
     if d.hand_types.contains(&t) {
-        // Drops on the back rank only (IAGO), or the two deployment ranks (Historia).
-        let zone = match d.name {
-            "iago-b" | "iago-c" => 1,
-            "historia-sako" => 2,
-            _ => d.ranks,
-        };
-        b += &format!("@{zone}");
+        b += &format!("@{}", game.xboard_drop_ranks().unwrap_or(d.ranks));
     }
     b
 }
 
+/// `level MPS BASE INC`: moves per session, base and increment in ms.
+fn parse_level(rest: &str) -> Option<(u32, u64, u64)> {
+    let t: Vec<&str> = rest.split_whitespace().collect();
+    let [mps, base, inc] = t.as_slice() else {
+        return None;
+    };
+    let inc = inc.parse::<f64>().ok().filter(|i| (0.0..1e9).contains(i))?;
+    Some((mps.parse::<u32>().ok()?, parse_level_time(base)?, (inc * 1000.0) as u64))
+}
+
+/// The first word of `s` as a number.
+fn arg_num(s: &str) -> Option<i64> {
+    s.split_whitespace().next().and_then(|t| t.parse::<i64>().ok())
+}
+
+/// Whether an unknown word is a move (XBoard's `usermove=0` style).
+fn looks_like_move(cmd: &str, rest: &str) -> bool {
+    rest.is_empty()
+        && cmd.len() >= 4
+        && cmd.chars().any(|c| c.is_ascii_digit() || c == '@')
+        && cmd.chars().all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',')
+}
+
+/// The engine's variant for XBoard's name (`normal` is chess); other names
+/// are taken as they are.
+pub fn xboard_variant(name: &str) -> &str {
+    VARIANTS
+        .iter()
+        .find(|v| new_game_with(v, &RuleOptions::default()).is_some_and(|g| g.xboard_name() == Some(name)))
+        .copied()
+        .unwrap_or(name)
+}
+
 fn parse_level_time(s: &str) -> Option<u64> {
     match s.split_once(':') {
-        Some((m, sec)) => Some(m.parse::<u64>().ok()? * 60_000 + sec.parse::<u64>().ok()? * 1000),
+        Some((m, sec)) => {
+            m.parse::<u64>().ok()?.checked_mul(60_000)?.checked_add(sec.parse::<u64>().ok()?.checked_mul(1000)?)
+        }
         None => Some((s.parse::<f64>().ok()? * 60_000.0) as u64),
     }
 }
@@ -193,7 +211,6 @@ fn parse_level_time(s: &str) -> Option<u64> {
 impl<W: Write> Session<W> {
     /// Enters CECP mode (the `xboard` command).
     pub fn enter_cecp(&mut self) {
-        self.settle();
         self.mode = Mode::Cecp;
         self.cecp = State { post: false, engine_side: Some(1), ..State::default() };
     }
@@ -201,24 +218,27 @@ impl<W: Write> Session<W> {
     /// `setup` and `piece` lines for a variant XBoard does not know.
     pub fn cecp_setup(&mut self) {
         let d = self.engine.game.describe();
-        if d.name == "chess" {
+        if self.engine.game.xboard_name() == Some("normal") {
             return;
         }
-        let fen = xboard_fen(&d, d.start_fen);
+        let fen = self.engine.game.xboard_fen_out(d.start_fen);
         let l =
             format!("setup ({}) {}x{}+{}_{} {}", piece_table(&d), d.files, d.ranks, holdings(&d), template(&d), fen);
         self.say(&l);
         for t in 1..=d.pieces.len() as u8 {
             let letter = d.pieces[t as usize - 1].letter;
-            let l = format!("piece {letter}& {}", xboard_betza(&d, t));
+            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game.as_ref()));
             self.say(&l);
         }
     }
 
     fn cecp_features(&mut self) {
-        // Ito Shogi's 31 ranks are beyond XBoard's board limits (it exits on
-        // such a `setup`): not offered, though `variant ito-shogi` works.
-        let vars: Vec<&str> = VARIANTS.iter().filter(|&&v| v != "ito-shogi").map(|v| xboard_name(v)).collect();
+        // A variant without an XBoard name (Ito Shogi's 31 ranks are beyond
+        // XBoard's board limits) is not offered, though `variant <name>` works.
+        let vars: Vec<&str> = VARIANTS
+            .iter()
+            .filter_map(|v| new_game_with(v, &RuleOptions::default()).and_then(|g| g.xboard_name()))
+            .collect();
         let l = format!(
             "feature myname=\"{}\" setboard=1 usermove=1 ping=1 time=1 draw=0 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 highlight=1 variants=\"{}\"",
@@ -232,12 +252,6 @@ impl<W: Write> Session<W> {
             }
         }
         self.say("feature done=1");
-    }
-
-    /// Stops a running search without playing its move.
-    fn cecp_abort(&mut self) {
-        self.cecp.thinking = false;
-        self.stop_all();
     }
 
     /// Rebuilds the game from the start position and the move list.
@@ -276,8 +290,7 @@ impl<W: Write> Session<W> {
     fn cecp_limits(&self) -> Limits {
         let c = &self.cecp;
         let mut l = Limits { depth: c.sd, ..Limits::default() };
-        let side = self.engine.game.fen().split_whitespace().nth(1) == Some("b");
-        let us = side as usize;
+        let us = self.engine.game.side_to_move();
         if let Some(st) = c.st {
             l.movetime = Some(st);
         } else if let Some((mps, base, inc)) = c.level {
@@ -307,7 +320,7 @@ impl<W: Write> Session<W> {
             self.start_search(Limits { infinite: true, ..Limits::default() });
             return;
         }
-        let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+        let stm = self.engine.game.side_to_move();
         if self.cecp.engine_side == Some(stm) && self.engine.game.outcome().is_none() {
             self.cecp.thinking = true;
             let l = self.cecp_limits();
@@ -350,21 +363,16 @@ impl<W: Write> Session<W> {
         vec![w.write(m)]
     }
 
-    /// The two squares of a move if it is an Ita Leaper's igui capture.
+    /// The two squares of a move if it is an igui capture (the capturer
+    /// stays on its square).
     fn igui_squares(&self, m: &str) -> Option<(String, String)> {
-        if self.engine.variant() != "ita" || self.engine.rules().ita_leaper_replacement {
+        if !self.engine.game.is_igui(m) {
             return None;
         }
-        let sqs = square_list(m);
-        let [from, to] = sqs.as_slice() else {
-            return None;
-        };
-        let board = board_grid(&self.engine.game.fen(), 10, 10)?;
-        let at = |s: &str| board.get(square_index(s, 10)?).copied().flatten();
-        let piece = at(from)?;
-        let victim = at(to)?;
-        (piece.eq_ignore_ascii_case(&'l') && piece.is_uppercase() != victim.is_uppercase())
-            .then(|| (from.clone(), to.clone()))
+        match square_list(m).as_slice() {
+            [from, to] => Some((from.clone(), to.clone())),
+            _ => None,
+        }
     }
 
     /// `highlight` for the legal moves of the piece on `square` (canonical).
@@ -457,103 +465,106 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// What a CECP command does during a search (see [`Timing`]): the
+    /// commands that end a game or leave a mode abandon the search, as
+    /// XBoard expects; `ping` is answered after the engine's move.
+    pub fn cecp_timing(&self, cmd: &str, rest: &str) -> Timing {
+        match cmd {
+            "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
+            | "exit" | "white" | "black" => Timing::Interrupt,
+            "usermove" if self.cecp.analyzing => Timing::Interrupt,
+            "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
+            // While analysing (no end in sight) every earlier command is done.
+            "ping" if self.endless() => Timing::Now,
+            "ping" => Timing::Change,
+            "d" | "lift" => Timing::ReadOnly,
+            "" | "quit" | "?" => Timing::Urgent,
+            _ if looks_like_move(cmd, rest) => self.cecp_timing("usermove", cmd),
+            _ => Timing::Now,
+        }
+    }
+
     /// Handles one CECP line; returns false on `quit`.
     pub fn handle_cecp(&mut self, line: &str) -> bool {
         let line = line.trim();
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
+        let (cmd, rest) = super::split_command(line);
         self.cecp.current_command = line.to_string();
-        let arg_num = |s: &str| s.split_whitespace().next().and_then(|t| t.parse::<i64>().ok());
         match cmd {
             "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
-            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" => {}
-            "xboard" => {}
+            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
             "quit" => return false,
             "uci" | "usi" => {
-                self.cecp_abort();
+                self.cecp.thinking = false;
                 self.mode = Mode::Uci;
-                return self.handle(line);
+                return self.handle_uci_like(line);
             }
-            "protover" => {
-                self.settle();
-                self.cecp_features();
-            }
-            "ping" => {
-                // Answered after the engine's move, if it is thinking on one.
-                self.settle();
-                self.say(&format!("pong {rest}"));
-            }
-            "?" => self.engine.stop(),
+            "?" => self.stop_search(),
             "post" => self.cecp.post = true,
             "nopost" => self.cecp.post = false,
+            "level" | "st" | "sd" | "time" | "otim" => self.cecp_clock(cmd, rest),
+            "protover" | "ping" | "memory" | "cores" | "option" | "lift" | "d" | "perft" => {
+                self.cecp_engine_command(cmd, rest)
+            }
+            _ => self.cecp_game_command(cmd, rest),
+        }
+        true
+    }
+
+    /// The commands about the game: sides, position, moves, analysis.
+    fn cecp_game_command(&mut self, cmd: &str, rest: &str) {
+        match cmd {
             "new" => {
-                self.cecp_abort();
                 let keep = (self.cecp.post, self.cecp.level, self.cecp.st);
-                if self.engine.variant() != "chess" {
-                    let _ = self.engine.set_variant("chess");
-                }
+                let _ = self.engine.set_variant(xboard_variant("normal"));
                 self.engine.new_game();
                 self.cecp = State { engine_side: Some(1), post: keep.0, level: keep.1, st: keep.2, ..State::default() };
             }
-            "variant" => {
-                self.cecp_abort();
-                let name = if rest == "normal" { "chess" } else { rest };
-                match self.engine.set_variant(name) {
-                    Ok(()) => {
-                        self.cecp.start_fen = None;
-                        self.cecp.moves.clear();
-                        self.cecp_setup();
-                    }
-                    Err(_) => self.error("unknown variant"),
+            "variant" => match self.engine.set_variant(xboard_variant(rest)) {
+                Ok(()) => {
+                    self.cecp.start_fen = None;
+                    self.cecp.moves.clear();
+                    self.cecp_setup();
                 }
-            }
-            "force" => {
-                self.cecp_abort();
-                self.cecp.engine_side = None;
-            }
+                Err(_) => self.error("unknown variant"),
+            },
+            "force" => self.cecp.engine_side = None,
             "result" => {
-                self.cecp_abort();
                 self.cecp.engine_side = None;
                 self.cecp.analyzing = false;
             }
             "go" => {
-                self.settle();
-                let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
-                self.cecp.engine_side = Some(stm);
+                self.cecp.engine_side = Some(self.engine.game.side_to_move());
                 if !self.cecp_check_over() {
                     self.cecp_maybe_think();
                 }
             }
-            "playother" => {
-                self.settle();
-                let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
-                self.cecp.engine_side = Some(stm ^ 1);
+            "playother" => self.cecp.engine_side = Some(self.engine.game.side_to_move() ^ 1),
+            "white" | "black" => self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 }),
+            "setboard" => self.cecp_setboard(rest),
+            "undo" | "remove" => self.cecp_undo(if cmd == "undo" { 1 } else { 2 }),
+            "analyze" => {
+                self.cecp.analyzing = true;
+                self.cecp.engine_side = None;
+                self.cecp_maybe_think();
             }
-            "white" | "black" => {
-                self.cecp_abort();
-                self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 });
-            }
-            "level" => {
-                let t: Vec<&str> = rest.split_whitespace().collect();
-                let parsed = match t.as_slice() {
-                    [mps, base, inc] => (|| {
-                        let mps = mps.parse::<u32>().ok()?;
-                        let base = parse_level_time(base)?;
-                        let inc = (inc.parse::<f64>().ok()? * 1000.0) as u64;
-                        Some((mps, base, inc))
-                    })(),
-                    _ => None,
-                };
-                match parsed {
-                    Some(l) => {
-                        self.cecp.level = Some(l);
-                        self.cecp.st = None;
-                    }
-                    None => self.error("level needs MPS BASE INC"),
+            "exit" => self.cecp.analyzing = false,
+            "usermove" => self.cecp_usermove(rest),
+            // A bare move (usermove=0 style) or an unknown command.
+            _ if looks_like_move(cmd, rest) => self.cecp_usermove(cmd),
+            _ => self.error("unknown command"),
+        }
+    }
+
+    /// The time control: `level`, `st`, `sd`, `time`, `otim`.
+    fn cecp_clock(&mut self, cmd: &str, rest: &str) {
+        match cmd {
+            "level" => match parse_level(rest) {
+                Some(l) => {
+                    self.cecp.level = Some(l);
+                    self.cecp.st = None;
                 }
-            }
+                None => self.error("level needs MPS BASE INC"),
+            },
             "st" => match rest.parse::<f64>() {
                 Ok(s) if (0.0..1e9).contains(&s) => self.cecp.st = Some((s * 1000.0) as u64),
                 _ => self.error("st needs seconds"),
@@ -562,20 +573,28 @@ impl<W: Write> Session<W> {
                 Some(d) if (1..=1000).contains(&d) => self.cecp.sd = Some(d as i32),
                 _ => self.error("sd needs a depth 1..1000"),
             },
-            "time" | "otim" => match arg_num(rest) {
+            _ => match arg_num(rest) {
                 Some(cs) => {
-                    let ms = cs.max(0) as u64 * 10;
+                    let ms = Some((cs.max(0) as u64).saturating_mul(10));
                     if cmd == "time" {
-                        self.cecp.time = Some(ms);
+                        self.cecp.time = ms;
                     } else {
-                        self.cecp.otim = Some(ms);
+                        self.cecp.otim = ms;
                     }
                 }
                 None => self.error("time needs centiseconds"),
             },
+        }
+    }
+
+    /// The commands about the engine: features, `ping`, memory, cores,
+    /// options, `lift`, `d`, `perft`.
+    fn cecp_engine_command(&mut self, cmd: &str, rest: &str) {
+        match cmd {
+            "protover" => self.cecp_features(),
+            "ping" => self.say(&format!("pong {rest}")),
             "memory" => match arg_num(rest) {
                 Some(mb) if mb >= 1 => {
-                    self.settle();
                     if let Err(e) = self.engine.set_hash(mb as usize) {
                         self.error(&e);
                     }
@@ -583,14 +602,14 @@ impl<W: Write> Session<W> {
                 _ => self.error("memory needs megabytes"),
             },
             "cores" => match arg_num(rest) {
-                Some(n) if (1..=MAX_THREADS as i64).contains(&n) => {
-                    self.settle();
-                    self.engine.threads = n as usize;
+                Some(n) if n >= 1 => {
+                    if let Err(e) = self.engine.set_threads(n as usize) {
+                        self.error(&e);
+                    }
                 }
                 _ => self.error("cores needs a number of threads"),
             },
             "option" => {
-                self.settle();
                 let (name, value) = match rest.split_once('=') {
                     Some((n, v)) => (n.trim(), Some(v.trim())),
                     None => (rest, None),
@@ -599,46 +618,7 @@ impl<W: Write> Session<W> {
                     self.error(&e);
                 }
             }
-            "setboard" => {
-                self.cecp_abort();
-                let fen = cecp_fen_in(self.engine.variant(), rest);
-                match self.engine.set_position(Some(&fen), &[]) {
-                    Ok(()) => {
-                        self.cecp.start_fen = Some(fen);
-                        self.cecp.moves.clear();
-                        self.cecp_maybe_think();
-                    }
-                    Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
-                }
-            }
-            "undo" | "remove" => {
-                self.cecp_abort();
-                let n = if cmd == "undo" { 1 } else { 2 };
-                if self.cecp.moves.len() < n {
-                    self.error("command not legal now");
-                } else {
-                    let keep = self.cecp.moves.len() - n;
-                    self.cecp.moves.truncate(keep);
-                    if let Err(e) = self.cecp_replay() {
-                        self.error(&e);
-                    }
-                    if self.cecp.analyzing {
-                        self.cecp_maybe_think();
-                    }
-                }
-            }
-            "analyze" => {
-                self.cecp_abort();
-                self.cecp.analyzing = true;
-                self.cecp.engine_side = None;
-                self.cecp_maybe_think();
-            }
-            "exit" => {
-                self.cecp_abort();
-                self.cecp.analyzing = false;
-            }
             "lift" => {
-                self.settle();
                 let w = self.move_writer();
                 match w.read(rest) {
                     Ok(sq) if square_index(&sq, self.engine.game.describe().files).is_some() => {
@@ -649,38 +629,45 @@ impl<W: Write> Session<W> {
                 }
             }
             "d" => {
-                self.settle();
                 let text = format!("{}\nFen: {}", self.engine.game.pretty(), self.engine.game.fen());
                 self.say(&text);
             }
-            "perft" => match arg_num(rest) {
-                Some(d) if (1..=64).contains(&d) => {
-                    self.settle();
-                    self.start_perft(d as u32);
-                }
+            _ => match arg_num(rest) {
+                Some(d) if (1..=64).contains(&d) => self.start_perft(d as u32),
                 _ => self.error("perft needs a depth 1..64"),
             },
-            "usermove" => self.cecp_usermove(rest),
-            _ => {
-                // A bare move (usermove=0 style) or an unknown command.
-                let looks_move = cmd.len() >= 4
-                    && cmd.chars().any(|c| c.is_ascii_digit() || c == '@')
-                    && cmd.chars().all(|c| c.is_ascii_alphanumeric() || c == '@' || c == ',');
-                if looks_move && rest.is_empty() {
-                    self.cecp_usermove(cmd);
-                } else {
-                    self.error("unknown command");
-                }
-            }
         }
-        true
+    }
+
+    /// `setboard <FEN>`: the new position, or `tellusererror` keeping the old.
+    fn cecp_setboard(&mut self, rest: &str) {
+        let fen = self.engine.game.xboard_fen_in(rest);
+        match self.engine.set_position(Some(&fen), &[]) {
+            Ok(()) => {
+                self.cecp.start_fen = Some(fen);
+                self.cecp.moves.clear();
+                self.cecp_maybe_think();
+            }
+            Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+        }
+    }
+
+    /// `undo` (n = 1) and `remove` (n = 2).
+    fn cecp_undo(&mut self, n: usize) {
+        if self.cecp.moves.len() < n {
+            return self.error("command not legal now");
+        }
+        let keep = self.cecp.moves.len() - n;
+        self.cecp.moves.truncate(keep);
+        if let Err(e) = self.cecp_replay() {
+            self.error(&e);
+        }
+        if self.cecp.analyzing {
+            self.cecp_maybe_think();
+        }
     }
 
     fn cecp_usermove(&mut self, text: &str) {
-        self.settle();
-        if self.cecp.analyzing {
-            self.cecp_abort();
-        }
         let played = self.cecp_read_move(text).and_then(|m| self.engine.game.push_move(&m).map(|()| m));
         match played {
             Ok(m) => {
@@ -702,46 +689,6 @@ impl<W: Write> Session<W> {
             }
         }
     }
-}
-
-/// The FEN XBoard gets: Ita's Flag abilities are no castling field XBoard
-/// can read, so they are left out (the engine keeps them).
-pub fn xboard_fen(d: &VariantDesc, fen: &str) -> String {
-    if d.name != "ita" {
-        return fen.to_string();
-    }
-    let mut f: Vec<&str> = fen.split_whitespace().collect();
-    if f.len() > 2 {
-        f[2] = "-";
-    }
-    f.join(" ")
-}
-
-/// A FEN from `setboard`: for Ita, a rights field `-` (XBoard cannot write
-/// the abilities) on a board where Flags stand on their home squares gives
-/// those Flags both abilities, as at the start.
-pub fn cecp_fen_in(variant: &str, fen: &str) -> String {
-    if variant != "ita" {
-        return fen.to_string();
-    }
-    let mut f: Vec<String> = fen.split_whitespace().map(String::from).collect();
-    if f.len() > 2
-        && f[2] == "-"
-        && let Some(b) = board_grid(fen, 10, 10)
-    {
-        {
-            let mut r = Vec::new();
-            for (sq, name, flag) in [(4, "e1", 'F'), (5, "f1", 'F'), (94, "e10", 'f'), (95, "f10", 'f')] {
-                if b[sq] == Some(flag) {
-                    r.push(format!("{name}ac"));
-                }
-            }
-            if !r.is_empty() {
-                f[2] = r.join(",");
-            }
-        }
-    }
-    f.join(" ")
 }
 
 /// The squares named in a move text, in order.
@@ -833,8 +780,9 @@ mod tests {
         assert_eq!(g[60], Some('k'));
         assert_eq!(square_index("j10", 10), Some(99));
         assert_eq!(square_list("e7e8q"), vec!["e7", "e8"]);
+        let ita = new_game_with("ita", &RuleOptions::default()).unwrap();
         assert_eq!(
-            cecp_fen_in("ita", "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w - - 0 1"),
+            ita.xboard_fen_in("b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w - - 0 1"),
             "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1"
         );
     }

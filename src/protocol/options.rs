@@ -3,7 +3,7 @@
 //! CECP) and sets them through [`Session::set_option`].
 
 use super::{Mode, Session};
-use crate::engine::{DEFAULT_HASH_MB, ItaTimeMode, MAX_HASH_MB, MAX_THREADS};
+use crate::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::registry::{RuleKind, RuleOption, VARIANTS};
 use std::io::Write;
 
@@ -139,14 +139,7 @@ impl<W: Write> Session<W> {
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" | "usi_hash" => self.engine.set_hash(int(value)?),
-            "threads" => {
-                let n = int(value)?;
-                if !(1..=MAX_THREADS).contains(&n) {
-                    return Err(format!("Threads must be 1..{MAX_THREADS}"));
-                }
-                self.engine.threads = n;
-                Ok(())
-            }
+            "threads" => self.engine.set_threads(int(value)?),
             "multipv" => {
                 let n = int(value)?;
                 if !(1..=256).contains(&n) {
@@ -171,16 +164,18 @@ impl<W: Write> Session<W> {
             }
             "itanotation" => {
                 match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("canonical") => self.ita_native = false,
-                    Some("native") => self.ita_native = true,
+                    Some("canonical") => self.native_notation = false,
+                    Some("native") => self.native_notation = true,
                     _ => return Err("ItaNotation is canonical or native".into()),
                 }
                 Ok(())
             }
             "itatimemode" => {
                 let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
-                self.engine.ita_time_mode = ItaTimeMode::parse(&v)
-                    .ok_or_else(|| format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")))?;
+                if !ITA_TIME_MODES.contains(&v.as_str()) {
+                    return Err(format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")));
+                }
+                self.engine.time_mode = v;
                 Ok(())
             }
             _ => match RuleOption::from_name(name) {

@@ -10,6 +10,10 @@ pub struct PositionCmd<'a> {
     pub moves: Vec<&'a str>,
 }
 
+/// The most moves a `position` command may list (no game of these variants
+/// is longer; replaying is quadratic in the moves for the repetition rules).
+pub const MAX_POSITION_MOVES: usize = 20_000;
+
 /// `startpos [moves ...]` or `fen <fields> [moves ...]`.
 pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
     let mut tokens = rest.split_whitespace();
@@ -37,11 +41,14 @@ pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
         Some(t) => return Err(format!("position: expected startpos or fen, got '{t}'")),
         None => return Err("position: expected startpos or fen".into()),
     };
-    let moves = match tokens.next() {
+    let moves: Vec<&str> = match tokens.next() {
         None => Vec::new(),
         Some("moves") => tokens.collect(),
         Some(t) => return Err(format!("position: unexpected '{t}'")),
     };
+    if moves.len() > MAX_POSITION_MOVES {
+        return Err(format!("position: more than {MAX_POSITION_MOVES} moves"));
+    }
     Ok(PositionCmd { fen, sfen: first == Some("sfen"), moves })
 }
 

@@ -1,21 +1,22 @@
 //! Move texts as each mode writes them. The engine speaks canonical UCI
 //! (`e2e4`, `e7e8q`, `N@c1`, `a10a9`); the modes differ:
-//! - UCI: canonical, or with Ita's native file names (`ItaNotation native`);
-//! - USI: drops are written `P*e4`; Ita's native names as in UCI;
+//! - UCI: canonical, or with the variant's native square names where it
+//!   has them (Ita's, option `ItaNotation native`);
+//! - USI: drops are written `P*e4`; native names as in UCI;
 //! - CECP: on boards of exactly 10 ranks XBoard counts ranks from 0
 //!   (`a0`..`j9`); drops `P@e4` as in UCI.
 
 use super::Mode;
 use super::Session;
-use crate::variants::ita;
+use crate::variants::NativeNotation;
 use std::io::Write;
 
 /// Converts move texts between the engine and the GUI for one mode and variant.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct MoveText {
     pub mode: Mode,
-    /// Ita with native square names.
-    pub ita_native: bool,
+    /// The variant's native square names, when chosen (UCI and USI).
+    pub native: Option<&'static NativeNotation>,
     /// The board has exactly 10 ranks and the mode is CECP.
     pub zero_based_ranks: bool,
 }
@@ -56,7 +57,10 @@ impl MoveText {
         match self.mode {
             Mode::Uci | Mode::Usi => {
                 let m = if self.mode == Mode::Usi { m.replacen('@', "*", 1) } else { m.to_string() };
-                if self.ita_native { ita::move_to_native(&m).unwrap_or(m) } else { m }
+                match self.native {
+                    Some(n) => (n.move_to_native)(&m).unwrap_or(m),
+                    None => m,
+                }
             }
             Mode::Cecp => {
                 if self.zero_based_ranks {
@@ -74,10 +78,11 @@ impl MoveText {
         match self.mode {
             Mode::Uci | Mode::Usi => {
                 let m = if self.mode == Mode::Usi { m.replacen('*', "@", 1) } else { m.to_string() };
-                if self.ita_native && m != "0000" {
-                    ita::move_to_canonical(&m).ok_or_else(|| format!("'{m}' is not a move in native Ita squares"))
-                } else {
-                    Ok(m)
+                match self.native {
+                    Some(n) if m != "0000" => (n.move_to_canonical)(&m).ok_or_else(|| {
+                        format!("'{m}' is not a move in native {} squares", n.option.trim_end_matches("Notation"))
+                    }),
+                    _ => Ok(m),
                 }
             }
             Mode::Cecp => {
@@ -98,24 +103,24 @@ impl MoveText {
 impl<W: Write> Session<W> {
     /// The move converter for the current mode, variant and options.
     pub fn move_writer(&self) -> MoveText {
-        let ita = self.engine.variant() == "ita";
+        let native = self.engine.game.native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
         MoveText {
             mode: self.mode,
-            ita_native: ita && self.ita_native && self.mode != Mode::Cecp,
+            native,
             zero_based_ranks: self.mode == Mode::Cecp && self.engine.game.describe().ranks == 10,
         }
     }
 
-    /// The board picture of `d`, with Ita's native file names when chosen.
+    /// The board picture of `d`, with the native file names when chosen.
     pub fn board_picture(&self) -> String {
         let p = self.engine.game.pretty();
-        if !self.move_writer().ita_native {
+        let Some(native) = self.move_writer().native else {
             return p;
-        }
+        };
         let mut lines: Vec<String> = p.lines().map(String::from).collect();
         if let Some(last) = lines.iter_mut().rev().find(|l| !l.trim().is_empty()) {
             let mut s = String::from("  ");
-            for f in ita::NATIVE_FILES {
+            for f in native.file_names {
                 s += &format!("{f:^3} ");
             }
             *last = s;
@@ -133,16 +138,17 @@ mod tests {
     use super::*;
     #[test]
     fn conversions() {
-        let usi = MoveText { mode: Mode::Usi, ita_native: false, zero_based_ranks: false };
+        let usi = MoveText { mode: Mode::Usi, native: None, zero_based_ranks: false };
         assert_eq!(usi.write("P@a13"), "P*a13");
         assert_eq!(usi.read("P*a13").unwrap(), "P@a13");
-        let cecp10 = MoveText { mode: Mode::Cecp, ita_native: false, zero_based_ranks: true };
+        let cecp10 = MoveText { mode: Mode::Cecp, native: None, zero_based_ranks: true };
         assert_eq!(cecp10.write("e2e3"), "e1e2");
         assert_eq!(cecp10.write("a10a9"), "a9a8");
         assert_eq!(cecp10.read("a9a8").unwrap(), "a10a9");
         assert_eq!(cecp10.read("e0e1").unwrap(), "e1e2");
         assert_eq!(cecp10.read("e5a5,a5e5").unwrap(), "e6a6,a6e6");
-        let native = MoveText { mode: Mode::Uci, ita_native: true, zero_based_ranks: false };
+        let ita = crate::registry::new_game_with("ita", &Default::default()).unwrap().native_notation();
+        let native = MoveText { mode: Mode::Uci, native: ita, zero_based_ranks: false };
         assert_eq!(native.write("f2f3"), "œ2œ3");
         assert_eq!(native.read("lz1lz7").unwrap(), "g1g7");
         assert!(native.read("b1b2").is_err());

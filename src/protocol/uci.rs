@@ -2,10 +2,10 @@
 
 use super::parse::{GoCmd, parse_position};
 use super::text::MoveText;
-use super::{Mode, Session};
+use super::{Mode, Session, Timing};
 use crate::search::{Event, Info, Score};
 use std::io::Write;
-use vampirc_uci::{UciMessage, parse_one};
+use vampirc_uci::UciMessage;
 
 pub const ENGINE_NAME: &str = concat!("calvin ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the calvin developers";
@@ -78,21 +78,9 @@ impl<W: Write> Session<W> {
         self.say(if self.mode == Mode::Usi { "usiok" } else { "uciok" });
     }
 
-    /// Handles one line in UCI mode; returns false on `quit`.
-    pub fn handle_uci(&mut self, line: &str) -> bool {
-        self.handle_uci_like(line)
-    }
-
     /// UCI and USI share their commands; USI differs in names and notation.
     pub fn handle_uci_like(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
-        if !matches!(cmd, "" | "isready" | "stop" | "ponderhit" | "quit") {
-            self.settle();
-        }
+        let (cmd, rest) = super::split_command(line.trim());
         match cmd {
             "" => {}
             "uci" => {
@@ -104,17 +92,11 @@ impl<W: Write> Session<W> {
                 self.handshake();
             }
             "xboard" => self.enter_cecp(),
-            // The plain commands go through the UCI crate.
-            "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => match parse_one(line) {
-                UciMessage::IsReady => self.say(&UciMessage::ReadyOk.to_string()),
-                UciMessage::UciNewGame => self.engine.new_game(),
-                UciMessage::Stop => self.engine.stop(),
-                UciMessage::PonderHit => self.engine.ponderhit(),
-                UciMessage::Quit => return false,
-                _ => self.error(&format!("cannot parse '{line}'")),
-            },
-            "usinewgame" => self.engine.new_game(),
-            "gameover" => {}
+            "isready" => self.say(&UciMessage::ReadyOk.to_string()),
+            "ucinewgame" | "usinewgame" => self.engine.new_game(),
+            "stop" | "gameover" => self.stop_search(),
+            "ponderhit" => self.engine.ponderhit(),
+            "quit" => return false,
             "setoption" => match parse_setoption(rest) {
                 Ok((name, value)) => {
                     if let Err(e) = self.set_option(&name, value.as_deref()) {
@@ -124,28 +106,44 @@ impl<W: Write> Session<W> {
                 Err(e) => self.error(&e),
             },
             "position" => self.position(rest),
-            "go" => match super::parse::parse_go_usi(rest) {
-                Ok((_, Some(_))) if self.mode != Mode::Usi => self.error("go: unknown parameter 'byoyomi'"),
-                Ok((GoCmd::Perft(d), _)) => self.start_perft(d),
-                Ok((GoCmd::Search(mut l), byoyomi)) => {
-                    let w = self.move_writer();
-                    let mut bad = None;
-                    for m in l.searchmoves.iter_mut() {
-                        match w.read(m) {
-                            Ok(c) => *m = c,
-                            Err(e) => bad = Some(e),
-                        }
-                    }
-                    if self.mode == Mode::Usi {
-                        l = super::usi::usi_limits(l, byoyomi);
-                    }
-                    match bad {
-                        Some(e) => self.error(&e),
-                        None => self.start_search(l),
+            "go" => self.go(rest),
+            "d" | "fen" | "moves" | "result" | "eval" | "variant" => self.report(cmd),
+            "bench" => self.bench(rest),
+            _ => self.error(&format!("unknown command '{cmd}'")),
+        }
+        true
+    }
+
+    /// `go ...`: a search, or `go perft <depth>`.
+    fn go(&mut self, rest: &str) {
+        match super::parse::parse_go_usi(rest) {
+            Ok((_, Some(_))) if self.mode != Mode::Usi => self.error("go: unknown parameter 'byoyomi'"),
+            Ok((GoCmd::Perft(d), _)) => self.start_perft(d),
+            Ok((GoCmd::Search(mut l), byoyomi)) => {
+                let w = self.move_writer();
+                let mut bad = None;
+                for m in l.searchmoves.iter_mut() {
+                    match w.read(m) {
+                        Ok(c) => *m = c,
+                        Err(e) => bad = Some(e),
                     }
                 }
-                Err(e) => self.error(&e),
-            },
+                if self.mode == Mode::Usi {
+                    l = super::usi::usi_limits(l, byoyomi);
+                }
+                match bad {
+                    Some(e) => self.error(&format!("go searchmoves: {e}")),
+                    None => self.start_search(l),
+                }
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// The read-only commands, answered from the current position (the one
+    /// being searched while a search runs).
+    fn report(&mut self, cmd: &str) {
+        match cmd {
             "d" => {
                 let g = &self.engine.game;
                 let text = format!("{}\nFen: {}\nKey: {:016X}", self.board_picture(), g.fen(), g.key());
@@ -183,10 +181,8 @@ impl<W: Write> Session<W> {
                 let l = self.variant_line();
                 self.say(&l);
             }
-            "bench" => self.bench(rest),
-            _ => self.error(&format!("unknown command '{cmd}'")),
+            _ => {}
         }
-        true
     }
 
     /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`: on any error
@@ -214,7 +210,7 @@ impl<W: Write> Session<W> {
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         if let Err(e) = self.engine.set_position(fen.as_deref(), &moves) {
             // Name the move as the GUI wrote it.
-            let e = match (w.ita_native || w.mode == Mode::Usi, e.split('\'').nth(1)) {
+            let e = match (w.native.is_some() || w.mode == Mode::Usi, e.split('\'').nth(1)) {
                 (true, Some(c)) => e.replacen(c, &w.write(c), 1),
                 _ => e,
             };
@@ -233,11 +229,19 @@ impl<W: Write> Session<W> {
                 }
             },
         };
-        self.engine.wait();
-        let report = crate::bench::run_bench(depth);
-        for l in report {
-            self.say(&l);
+        self.start_bench(depth);
+    }
+}
+
+/// What a UCI or USI command does during a search (see [`Timing`]).
+pub fn timing(cmd: &str) -> Timing {
+    match cmd {
+        "d" | "fen" | "moves" | "result" | "eval" | "variant" => Timing::ReadOnly,
+        "uci" | "usi" | "xboard" | "ucinewgame" | "usinewgame" | "setoption" | "position" | "go" | "bench" => {
+            Timing::Change
         }
+        "" | "isready" | "stop" | "ponderhit" | "quit" | "gameover" => Timing::Urgent,
+        _ => Timing::Now,
     }
 }
 

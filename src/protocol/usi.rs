@@ -6,17 +6,8 @@
 //! `byoyomi`; drops are written `P*a13`; `bestmove resign` / `bestmove win`
 //! when the game is already over.
 
-use super::Session;
 use crate::game::VariantDesc;
 use crate::timeman::Limits;
-use std::io::Write;
-
-impl<W: Write> Session<W> {
-    /// Handles one line in USI mode; returns false on `quit`.
-    pub fn handle_usi(&mut self, line: &str) -> bool {
-        self.handle_uci_like(line)
-    }
-}
 
 /// USI's clocks to ours: USI's `btime` is the first player's (sente's)
 /// time, which is our White's. Byoyomi is time per move once the main time
