@@ -7,6 +7,7 @@ use crate::variant::{Bb, Castling, Outcome, PieceDef, Variant, WHITE};
 
 mod engine;
 mod eval;
+mod tuned;
 
 pub use engine::visit;
 
