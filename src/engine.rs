@@ -3,6 +3,7 @@
 //! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
 
 use crate::engine_game::EngineGame;
+use crate::errors::{OptionError, PositionError};
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
@@ -84,9 +85,9 @@ impl Engine {
     }
 
     /// Switches variant (a new game from its start position).
-    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+    pub fn set_variant(&mut self, name: &str) -> Result<(), OptionError> {
         let g = new_game_with(name, &self.rules)
-            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
+            .ok_or_else(|| OptionError::UnknownVariant { name: name.into(), known: VARIANTS.join(" ") })?;
         self.wait();
         self.game = g;
         self.tt.clear();
@@ -95,12 +96,12 @@ impl Engine {
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused
     /// and the old table kept.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), OptionError> {
         if !(1..=MAX_HASH_MB).contains(&mb) {
-            return Err(format!("Hash must be 1..{MAX_HASH_MB}"));
+            return Err(OptionError::Range { name: "Hash", min: 1, max: MAX_HASH_MB, note: "" });
         }
-        if let Some(total) = memory_mb().filter(|&t| mb > t / 2) {
-            return Err(format!("Hash {mb} MiB is more than half of this machine's memory ({total} MiB)"));
+        if let Some(total_mb) = memory_mb().filter(|&t| mb > t / 2) {
+            return Err(OptionError::Memory { mb, total_mb });
         }
         self.wait();
         self.hash_mb = mb;
@@ -109,10 +110,15 @@ impl Engine {
     }
 
     /// Search threads: 1 up to the cores times 8.
-    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
-        let most = threads_limit();
-        if !(1..=most).contains(&n) {
-            return Err(format!("Threads must be 1..{most} on this machine (its cores times 8)"));
+    pub fn set_threads(&mut self, n: usize) -> Result<(), OptionError> {
+        let max = threads_limit();
+        if !(1..=max).contains(&n) {
+            return Err(OptionError::Range {
+                name: "Threads",
+                min: 1,
+                max,
+                note: " on this machine (its cores times 8)",
+            });
         }
         self.threads = n;
         Ok(())
@@ -147,7 +153,7 @@ impl Engine {
         rebuilt
     }
 
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         self.wait();
         self.game.set_position(fen, moves)
     }

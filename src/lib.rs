@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod engine;
 pub mod engine_game;
+pub mod errors;
 pub mod eval;
 pub mod game;
 pub mod geometry;

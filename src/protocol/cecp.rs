@@ -9,6 +9,7 @@
 
 use super::{Mode, Session, Timing};
 use crate::engine_game::EngineGame;
+use crate::errors::{MoveError, PositionError};
 use crate::game::VariantDesc;
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Score};
@@ -255,7 +256,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Rebuilds the game from the start position and the move list.
-    fn cecp_replay(&mut self) -> Result<(), String> {
+    fn cecp_replay(&mut self) -> Result<(), PositionError> {
         let moves: Vec<&str> = self.cecp.moves.iter().map(String::as_str).collect();
         let fen = self.cecp.start_fen.clone();
         self.engine.set_position(fen.as_deref(), &moves)
@@ -329,7 +330,7 @@ impl<W: Write> Session<W> {
     }
 
     /// A move text from XBoard as the engine's move (multi-leg igui included).
-    fn cecp_read_move(&self, text: &str) -> Result<String, String> {
+    fn cecp_read_move(&self, text: &str) -> Result<String, MoveError> {
         let m = self.move_writer().read(text)?;
         if let Some((a, b)) = m.split_once(',') {
             // An igui: to the victim and back (`e5a5,a5e5`) is `e5a5`.
@@ -346,7 +347,7 @@ impl<W: Write> Session<W> {
                     return Ok(format!("{f1}{t1}"));
                 }
             }
-            return Err(format!("'{text}' is not a move"));
+            return Err(MoveError::NotAMove { text: text.into() });
         }
         Ok(m)
     }
@@ -677,13 +678,9 @@ impl<W: Write> Session<W> {
                 }
             }
             Err(e) => {
-                // "illegal move 'x'" says nothing more than the line; keep any reason.
-                let l = match e.strip_prefix("illegal move '").and_then(|r| r.split_once('\'')) {
-                    Some((_, "")) => format!("Illegal move: {text}"),
-                    Some((_, why)) => {
-                        format!("Illegal move ({}): {text}", why.trim_start_matches(": "))
-                    }
-                    None => format!("Illegal move ({e}): {text}"),
+                let l = match e.detail() {
+                    None => format!("Illegal move: {text}"),
+                    Some(why) => format!("Illegal move ({why}): {text}"),
                 };
                 self.say(&l);
             }

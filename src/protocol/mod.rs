@@ -146,7 +146,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Reports bad input: exactly one line, in the mode's form.
-    pub fn error(&mut self, msg: &str) {
+    pub fn error(&mut self, msg: impl std::fmt::Display) {
         let l = match self.mode {
             Mode::Cecp => format!("Error ({msg}): {}", self.cecp.current_command),
             _ => format!("info string error {msg}"),
@@ -218,7 +218,7 @@ impl<W: Write> Session<W> {
     fn refuse(&mut self, line: &str) {
         let cmd = split_command(line).0;
         self.cecp.current_command = line.to_string();
-        self.error(&format!("{cmd}: refused during a search with no end in sight (send stop first)"));
+        self.error(format!("{cmd}: refused during a search with no end in sight (send stop first)"));
     }
 
     /// Whether a queued command starts a search.
@@ -530,7 +530,7 @@ pub fn run() {
                 }
                 Ok(input::Line::TooLong) => {
                     s.cecp.current_command = "...".into();
-                    s.error(&format!("the line is longer than {} bytes", input::MAX_LINE));
+                    s.error(format!("the line is longer than {} bytes", input::MAX_LINE));
                 }
                 Err(_) => {
                     s.settle();
