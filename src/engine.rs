@@ -3,7 +3,7 @@
 //! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
 
 use crate::engine_game::EngineGame;
-use crate::errors::{OptionError, PositionError};
+use crate::errors::{MoveError, OptionError, PositionError};
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
@@ -40,21 +40,25 @@ struct Running {
     handle: JoinHandle<u64>,
 }
 
+/// The engine's state is private: the protocols read it through the
+/// accessors, change it through the setters (which check their input and
+/// wait for a running search where they must), and learn what a search
+/// finds from its events ([`Engine::events`]).
 pub struct Engine {
-    pub game: Box<dyn EngineGame>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
+    game: Box<dyn EngineGame>,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
     /// How the variant plans its clock (`ItaTimeMode`: Ita's regeneration
     /// modes; other variants ignore it).
-    pub time_mode: String,
+    time_mode: String,
     /// The rule options every new game is built with (see [`Engine::set_rules`]).
     rules: RuleOptions,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
     events_tx: Sender<Event>,
     /// Search events (info lines, the best move) for the protocol to print.
-    pub events: Receiver<Event>,
+    events: Receiver<Event>,
 }
 
 impl Default for Engine {
@@ -82,6 +86,47 @@ impl Engine {
 
     pub fn variant(&self) -> &'static str {
         self.game.variant()
+    }
+
+    /// The current game (the position being searched while a search runs).
+    pub fn game(&self) -> &dyn EngineGame {
+        self.game.as_ref()
+    }
+
+    /// Plays one more move in the current game (waiting for a running search).
+    pub fn push_move(&mut self, mv: &str) -> Result<(), MoveError> {
+        self.wait();
+        self.game.push_move(mv)
+    }
+
+    /// What running searches report: `Info` lines and one `BestMove` per `go`.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn multipv(&self) -> usize {
+        self.multipv
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
+    pub fn time_mode(&self) -> &str {
+        &self.time_mode
+    }
+
+    /// The clock planning mode the variant is asked with (`ItaTimeMode`).
+    pub fn set_time_mode(&mut self, mode: &str) {
+        self.time_mode = mode.to_string();
     }
 
     /// Switches variant (a new game from its start position).

@@ -218,17 +218,17 @@ impl<W: Write> Session<W> {
 
     /// `setup` and `piece` lines for a variant XBoard does not know.
     pub fn cecp_setup(&mut self) {
-        let d = self.engine.game.describe();
-        if self.engine.game.xboard_name() == Some("normal") {
+        let d = self.engine.game().describe();
+        if self.engine.game().xboard_name() == Some("normal") {
             return;
         }
-        let fen = self.engine.game.xboard_fen_out(d.start_fen);
+        let fen = self.engine.game().xboard_fen_out(d.start_fen);
         let l =
             format!("setup ({}) {}x{}+{}_{} {}", piece_table(&d), d.files, d.ranks, holdings(&d), template(&d), fen);
         self.say(&l);
         for t in 1..=d.pieces.len() as u8 {
             let letter = d.pieces[t as usize - 1].letter;
-            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game.as_ref()));
+            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game()));
             self.say(&l);
         }
     }
@@ -277,7 +277,7 @@ impl<W: Write> Session<W> {
 
     /// Prints the result if the game is over; returns whether it is.
     fn cecp_check_over(&mut self) -> bool {
-        match self.engine.game.outcome() {
+        match self.engine.game().outcome() {
             Some(o) => {
                 let l = Self::cecp_result_line(&o);
                 self.say(&l);
@@ -291,7 +291,7 @@ impl<W: Write> Session<W> {
     fn cecp_limits(&self) -> Limits {
         let c = &self.cecp;
         let mut l = Limits { depth: c.sd, ..Limits::default() };
-        let us = self.engine.game.side_to_move();
+        let us = self.engine.game().side_to_move();
         if let Some(st) = c.st {
             l.movetime = Some(st);
         } else if let Some((mps, base, inc)) = c.level {
@@ -321,8 +321,8 @@ impl<W: Write> Session<W> {
             self.start_search(Limits { infinite: true, ..Limits::default() });
             return;
         }
-        let stm = self.engine.game.side_to_move();
-        if self.cecp.engine_side == Some(stm) && self.engine.game.outcome().is_none() {
+        let stm = self.engine.game().side_to_move();
+        if self.cecp.engine_side == Some(stm) && self.engine.game().outcome().is_none() {
             self.cecp.thinking = true;
             let l = self.cecp_limits();
             self.start_search(l);
@@ -367,7 +367,7 @@ impl<W: Write> Session<W> {
     /// The two squares of a move if it is an igui capture (the capturer
     /// stays on its square).
     fn igui_squares(&self, m: &str) -> Option<(String, String)> {
-        if !self.engine.game.is_igui(m) {
+        if !self.engine.game().is_igui(m) {
             return None;
         }
         match square_list(m).as_slice() {
@@ -378,12 +378,12 @@ impl<W: Write> Session<W> {
 
     /// `highlight` for the legal moves of the piece on `square` (canonical).
     fn cecp_highlight(&mut self, square: &str) {
-        let d = self.engine.game.describe();
-        let Some(fen_board) = board_grid(&self.engine.game.fen(), d.files, d.ranks) else {
+        let d = self.engine.game().describe();
+        let Some(fen_board) = board_grid(&self.engine.game().fen(), d.files, d.ranks) else {
             return;
         };
         let mut marks = vec![None::<char>; d.files * d.ranks];
-        for m in self.engine.game.legal_moves() {
+        for m in self.engine.game().legal_moves() {
             let sqs = square_list(&m);
             if m.contains('@') || sqs.len() < 2 || sqs[0] != square {
                 continue;
@@ -450,7 +450,7 @@ impl<W: Write> Session<W> {
                 match best {
                     Some(m) => {
                         let out = self.cecp_write_move(&m);
-                        if self.engine.game.push_move(&m).is_ok() {
+                        if self.engine.push_move(&m).is_ok() {
                             self.cecp.moves.push(m);
                             for l in out {
                                 self.say(&format!("move {l}"));
@@ -534,12 +534,12 @@ impl<W: Write> Session<W> {
                 self.cecp.analyzing = false;
             }
             "go" => {
-                self.cecp.engine_side = Some(self.engine.game.side_to_move());
+                self.cecp.engine_side = Some(self.engine.game().side_to_move());
                 if !self.cecp_check_over() {
                     self.cecp_maybe_think();
                 }
             }
-            "playother" => self.cecp.engine_side = Some(self.engine.game.side_to_move() ^ 1),
+            "playother" => self.cecp.engine_side = Some(self.engine.game().side_to_move() ^ 1),
             "white" | "black" => self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 }),
             "setboard" => self.cecp_setboard(rest),
             "undo" | "remove" => self.cecp_undo(if cmd == "undo" { 1 } else { 2 }),
@@ -622,7 +622,7 @@ impl<W: Write> Session<W> {
             "lift" => {
                 let w = self.move_writer();
                 match w.read(rest) {
-                    Ok(sq) if square_index(&sq, self.engine.game.describe().files).is_some() => {
+                    Ok(sq) if square_index(&sq, self.engine.game().describe().files).is_some() => {
                         self.cecp.lifted = Some(sq.clone());
                         self.cecp_highlight(&sq);
                     }
@@ -630,7 +630,7 @@ impl<W: Write> Session<W> {
                 }
             }
             "d" => {
-                let text = format!("{}\nFen: {}", self.engine.game.pretty(), self.engine.game.fen());
+                let text = format!("{}\nFen: {}", self.engine.game().pretty(), self.engine.game().fen());
                 self.say(&text);
             }
             _ => match arg_num(rest) {
@@ -642,7 +642,7 @@ impl<W: Write> Session<W> {
 
     /// `setboard <FEN>`: the new position, or `tellusererror` keeping the old.
     fn cecp_setboard(&mut self, rest: &str) {
-        let fen = self.engine.game.xboard_fen_in(rest);
+        let fen = self.engine.game().xboard_fen_in(rest);
         match self.engine.set_position(Some(&fen), &[]) {
             Ok(()) => {
                 self.cecp.start_fen = Some(fen);
@@ -669,7 +669,7 @@ impl<W: Write> Session<W> {
     }
 
     fn cecp_usermove(&mut self, text: &str) {
-        let played = self.cecp_read_move(text).and_then(|m| self.engine.game.push_move(&m).map(|()| m));
+        let played = self.cecp_read_move(text).and_then(|m| self.engine.push_move(&m).map(|()| m));
         match played {
             Ok(m) => {
                 self.cecp.moves.push(m);

@@ -149,7 +149,7 @@ impl<W: Write> Session<W> {
                 if !(1..=MAX_MULTIPV).contains(&n) {
                     return Err(OptionError::Range { name: "MultiPV", min: 1, max: MAX_MULTIPV, note: "" });
                 }
-                self.engine.multipv = n;
+                self.engine.set_multipv(n);
                 Ok(())
             }
             "clear hash" => {
@@ -176,7 +176,7 @@ impl<W: Write> Session<W> {
             }
             "itatimemode" => match word {
                 Some(v) if ITA_TIME_MODES.contains(&v.as_str()) => {
-                    self.engine.time_mode = v;
+                    self.engine.set_time_mode(&v);
                     Ok(())
                 }
                 _ => Err(choice("ItaTimeMode", &format!("one of {}", ITA_TIME_MODES.join(" ")))),
@@ -218,7 +218,7 @@ impl<W: Write> Session<W> {
     /// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`,
     /// as Fairy-Stockfish prints it.
     pub fn variant_line(&self) -> String {
-        let d = self.engine.game.describe();
+        let d = self.engine.game().describe();
         format!(
             "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
             d.name,

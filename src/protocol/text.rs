@@ -105,17 +105,17 @@ impl MoveText {
 impl<W: Write> Session<W> {
     /// The move converter for the current mode, variant and options.
     pub fn move_writer(&self) -> MoveText {
-        let native = self.engine.game.native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
+        let native = self.engine.game().native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
         MoveText {
             mode: self.mode,
             native,
-            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game.describe().ranks == 10,
+            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game().describe().ranks == 10,
         }
     }
 
     /// The board picture of `d`, with the native file names when chosen.
     pub fn board_picture(&self) -> String {
-        let p = self.engine.game.pretty();
+        let p = self.engine.game().pretty();
         let Some(native) = self.move_writer().native else {
             return p;
         };

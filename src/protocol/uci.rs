@@ -42,7 +42,7 @@ impl<W: Write> Session<W> {
             }
             Event::BestMove { best, ponder, over } => {
                 let stm_won = over.as_ref().is_some_and(|o| {
-                    let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+                    let stm = (self.engine.game().fen().split_whitespace().nth(1) == Some("b")) as usize;
                     o.winner == Some(stm)
                 });
                 if let Some(o) = &over {
@@ -146,28 +146,28 @@ impl<W: Write> Session<W> {
     fn report(&mut self, cmd: &str) {
         match cmd {
             "d" => {
-                let g = &self.engine.game;
+                let g = self.engine.game();
                 let text = format!("{}\nFen: {}\nKey: {:016X}", self.board_picture(), g.fen(), g.key());
                 self.say(&text);
             }
             "fen" => {
-                let f = self.engine.game.fen();
+                let f = self.engine.game().fen();
                 self.say(&format!("info string fen {f}"));
             }
             "moves" => {
                 let w = self.move_writer();
-                let l: Vec<String> = self.engine.game.legal_moves().iter().map(|m| w.write(m)).collect();
+                let l: Vec<String> = self.engine.game().legal_moves().iter().map(|m| w.write(m)).collect();
                 self.say(&format!("info string moves {}", l.join(" ")));
             }
             "result" => {
-                let l = match self.engine.game.outcome() {
+                let l = match self.engine.game().outcome() {
                     Some(o) => format!("info string result {}", Self::result_words(&o)),
                     None => "info string result none".to_string(),
                 };
                 self.say(&l);
             }
             "eval" => {
-                let t = self.engine.game.eval_terms();
+                let t = self.engine.game().eval_terms();
                 self.say(&format!(
                     "info string eval {} white {} material {} hand {} variant {} positional {}",
                     t.total,
@@ -197,7 +197,7 @@ impl<W: Write> Session<W> {
     fn try_position(&mut self, rest: &str) -> Result<(), PositionError> {
         let p = parse_position(rest)?;
         let fen = match (&p.fen, p.sfen) {
-            (Some(f), true) => Some(super::usi::sfen_to_fen(f, &self.engine.game.describe())?),
+            (Some(f), true) => Some(super::usi::sfen_to_fen(f, &self.engine.game().describe())?),
             (f, _) => f.clone(),
         };
         let w = self.move_writer();
