@@ -125,7 +125,7 @@ impl<V: Variant> Game<V> {
             return Some(V::no_moves(pos, pos.in_check()));
         }
         if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
-            return Some(Outcome::draw("threefold repetition"));
+            return Some(V::repetition(pos));
         }
         V::rule_end(pos)
     }
@@ -136,9 +136,11 @@ impl<V: Variant> AnyGame for Game<V> {
         V::NAME
     }
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
+        // The rule options of this game stay with its new positions.
+        let rules = self.start.rules;
         let start = match fen {
-            Some(f) => Position::from_fen(f).map_err(PositionError::Fen)?,
-            None => Position::startpos(),
+            Some(f) => Position::from_fen_with(f, rules).map_err(PositionError::Fen)?,
+            None => Position::startpos_with(rules),
         };
         let mut g = Game::new(start);
         for m in moves {
@@ -188,11 +190,11 @@ impl<V: Variant> AnyGame for Game<V> {
         self.pos().parse_uci_move(text).is_ok_and(|m| m.kind() == crate::moves::Kind::Igui)
     }
     fn forfeit(&self, loser: usize, reason: &str) -> Outcome {
-        V::forfeit(loser, reason)
+        V::forfeit_in(self.pos(), loser, reason)
     }
     fn describe(&self) -> VariantDesc {
         use crate::geometry::Geometry;
-        let start = Position::<V>::startpos();
+        let start = Position::<V>::startpos_with(self.start.rules);
         let hand_types = (1..=V::PIECES.len() as u8)
             .filter(|&t| {
                 start.hand[0][t as usize] + start.hand[1][t as usize] > 0
@@ -210,7 +212,7 @@ impl<V: Variant> AnyGame for Game<V> {
             captures_to_hand: V::CAPTURES_TO_HAND,
             castling: V::CASTLING.is_some(),
             gating: V::GATING,
-            start_fen: V::START_FEN,
+            start_fen: V::start_fen(self.start.rules),
         }
     }
 }

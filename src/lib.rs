@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod datagen;
 pub mod engine;
 pub mod engine_game;
 pub mod errors;
@@ -18,6 +19,7 @@ pub mod position;
 pub mod protocol;
 pub mod registry;
 pub mod runner;
+pub mod score;
 pub mod search;
 pub mod timeman;
 pub mod tt;

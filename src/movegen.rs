@@ -6,7 +6,7 @@ use crate::bitboard::Bits;
 use crate::geometry::{Geometry, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
-use crate::position::{NO_SQ, Position};
+use crate::position::{CASTLING_GATE_ON_ROOK, NO_SQ, Position};
 use crate::variant::{Bb, DropRule, TypeTables, Variant};
 
 /// Where generated moves go: a move list, or a counter of legal moves.
@@ -411,6 +411,27 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             list.push(Move::new(ksq, to, Kind::Castling, 0));
+            if V::castling_gates(self) {
+                self.castling_gates(list, ksq, rsq, to);
+            }
+        }
+    }
+
+    /// Castling that gates a hand piece onto the king's or the rook's vacated
+    /// square, where that square keeps its gating right.
+    #[cold]
+    fn castling_gates<S: MoveSink<Bb<V>>>(&self, list: &mut S, ksq: usize, rsq: usize, to: usize) {
+        let us = self.side;
+        for g in 1..=V::PIECES.len() as u8 {
+            if self.hand[us][g as usize] == 0 {
+                continue;
+            }
+            if self.rights[1].has(ksq) {
+                list.push(Move::new(ksq, to, Kind::Castling, g));
+            }
+            if self.rights[1].has(rsq) {
+                list.push(Move::new(ksq, to, Kind::Castling, g | CASTLING_GATE_ON_ROOK));
+            }
         }
     }
 

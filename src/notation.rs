@@ -4,11 +4,21 @@
 use crate::errors::MoveError;
 use crate::geometry::Geometry;
 use crate::moves::{Kind, Move};
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE, Position};
+use crate::variant::{Variant, castling_rook};
 
 impl<V: Variant> Position<V> {
+    /// The move's text: the canonical one, or the variant's own notation
+    /// where the game's rule options chose it ([`Variant::native_move_text`]).
     pub fn move_to_uci(&self, m: Move) -> String {
+        if m.is_null() {
+            return "0000".into();
+        }
+        V::native_move_text(self, m).unwrap_or_else(|| self.move_to_canonical(m))
+    }
+
+    /// The canonical text (UCI long algebraic, extended as in the rulings).
+    pub fn move_to_canonical(&self, m: Move) -> String {
         if m.is_null() {
             return "0000".into();
         }
@@ -21,6 +31,19 @@ impl<V: Variant> Position<V> {
                 sq(m.to()),
                 V::PIECES[m.piece() as usize - 1].letter.trim_start_matches('+').to_lowercase()
             ),
+            // A castling gate, as Fairy-Stockfish writes Seirawan chess: the
+            // king's move with the piece when it enters the king's square
+            // (`e1g1m`), the rook's square to the king's when it enters the
+            // rook's (`h1e1m`).
+            Kind::Castling if m.piece() != 0 => {
+                let letter = V::PIECES[(m.piece() & CASTLING_GATE_TYPE) as usize - 1].letter.to_lowercase();
+                if m.piece() & CASTLING_GATE_ON_ROOK != 0 {
+                    let (rook, _) = castling_rook::<V>(m.from(), m.to());
+                    format!("{}{}{letter}", sq(rook), sq(m.from()))
+                } else {
+                    format!("{}{}{letter}", sq(m.from()), sq(m.to()))
+                }
+            }
             _ => format!("{}{}", sq(m.from()), sq(m.to())),
         }
     }
@@ -28,6 +51,10 @@ impl<V: Variant> Position<V> {
     /// Finds the legal move written `text`. Errors say whether the text is
     /// not a move at all or not legal here.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
+        let legal = self.legal_moves();
+        if let Some(&m) = legal.iter().find(|&&m| V::native_move_text(self, m).is_some_and(|t| t == text)) {
+            return Ok(m);
+        }
         if !looks_like_move(text) {
             return Err(MoveError::NotAMove { text: text.into() });
         }
@@ -36,10 +63,10 @@ impl<V: Variant> Position<V> {
                 return Err(MoveError::NotASquare { text: text.into(), square: sq.into(), variant: V::NAME });
             }
         }
-        self.legal_moves()
+        legal
             .iter()
             .copied()
-            .find(|&m| self.move_to_uci(m) == text)
+            .find(|&m| self.move_to_canonical(m) == text)
             .ok_or_else(|| MoveError::Illegal { text: text.into(), rule: None })
     }
 }

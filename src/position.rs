@@ -12,6 +12,10 @@ pub const NO_SQ: usize = 255;
 /// Board squares held in the mailbox (enough for every geometry).
 pub const MAX_SQ: usize = 128;
 const MAX_HAND: usize = 32;
+/// A castling move's piece field: the gated type in the low four bits ...
+pub const CASTLING_GATE_TYPE: u8 = 15;
+/// ... and this bit when it enters the rook's square rather than the king's.
+pub const CASTLING_GATE_ON_ROOK: u8 = 16;
 
 /// Zobrist keys shared by all variants.
 pub struct Zobrist {
@@ -66,6 +70,9 @@ pub struct Position<V: Variant> {
     pub halfmove: u32,
     pub fullmove: u32,
     pub key: u64,
+    /// The rule options the variant reads at run time (a word the variant
+    /// defines; 0: the rulings). Set once for a game, carried by every move.
+    pub rules: u32,
     _v: PhantomData<V>,
 }
 
@@ -101,12 +108,18 @@ impl<V: Variant> Position<V> {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            rules: 0,
             _v: PhantomData,
         }
     }
 
     pub fn startpos() -> Self {
-        match Self::from_fen(V::START_FEN) {
+        Self::startpos_with(0)
+    }
+
+    /// The start position under the rule word `rules` (see [`Variant::start_fen`]).
+    pub fn startpos_with(rules: u32) -> Self {
+        match Self::from_fen_with(V::start_fen(rules), rules) {
             Ok(p) => p,
             Err(e) => panic!("{}: bad start FEN: {e}", V::NAME),
         }
@@ -288,7 +301,7 @@ impl<V: Variant> Position<V> {
                 let mut new_type = moved;
                 if kind == Kind::Promotion {
                     new_type = m.piece();
-                    if V::PROMOTION_USES_HAND && self.hand[us][new_type as usize] > 0 {
+                    if V::promotion_uses_hand(self) && self.hand[us][new_type as usize] > 0 {
                         self.hand_remove(us, new_type);
                     }
                 }
@@ -306,6 +319,14 @@ impl<V: Variant> Position<V> {
                         let rook = self.type_on(rf);
                         self.remove(rf);
                         self.put(us, rook, rt);
+                        // A castling gate (IAGO's `IagoCastlingGates`): the
+                        // piece enters the king's square, or the rook's (bit 4).
+                        let gate = m.piece();
+                        if gate != 0 {
+                            let t = gate & CASTLING_GATE_TYPE;
+                            self.hand_remove(us, t);
+                            self.put(us, t, if gate & CASTLING_GATE_ON_ROOK != 0 { rf } else { from });
+                        }
                     }
                     _ => {}
                 }
@@ -351,11 +372,17 @@ impl<V: Variant> Position<V> {
     }
 
     pub fn from_fen(fen: &str) -> Result<Self, String> {
+        Self::from_fen_with(fen, 0)
+    }
+
+    /// A position read from `fen` under the rule word `rules`.
+    pub fn from_fen_with(fen: &str, rules: u32) -> Result<Self, String> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err("empty FEN".into());
         }
         let mut pos = Self::empty();
+        pos.rules = rules;
         let (board, hand) = match fields[0].find('[') {
             Some(i) => {
                 let rest = &fields[0][i + 1..];

@@ -10,6 +10,7 @@
 
 use crate::engine_game::EngineGame;
 use crate::game::{AnyGame, Game};
+use crate::position::Position;
 use crate::variants::{EngineVariant, chess, etcetera, historia, iago, ita, ito};
 
 /// Writes [`VariantId`] from the table below: the enum, `ALL`, `name` and
@@ -83,29 +84,43 @@ impl VariantId {
         self.visit(&RuleOptions::default(), Options)
     }
 
+    /// What makes two sets of rule options the same game of this variant:
+    /// the type they select and the rule word it starts with (so `IagoReserve
+    /// MC` in iago-b is the rulings, as the option left alone).
+    pub fn rules_identity(self, rules: &RuleOptions) -> (&'static str, u32) {
+        struct Identity(RuleOptions);
+        impl VariantVisitor for Identity {
+            type Out = (&'static str, u32);
+            fn visit<V: EngineVariant>(self) -> (&'static str, u32) {
+                (std::any::type_name::<V>(), V::rule_word(&self.0))
+            }
+        }
+        self.visit(rules, Identity(*rules))
+    }
+
     /// A new game from the start position, for the engine (rules, search,
     /// evaluation).
     pub fn engine_game(self, rules: &RuleOptions) -> Box<dyn EngineGame> {
-        struct New;
+        struct New(RuleOptions);
         impl VariantVisitor for New {
             type Out = Box<dyn EngineGame>;
             fn visit<V: EngineVariant>(self) -> Box<dyn EngineGame> {
-                Box::new(Game::<V>::default())
+                Box::new(Game::<V>::new(Position::startpos_with(V::rule_word(&self.0))))
             }
         }
-        self.visit(rules, New)
+        self.visit(rules, New(*rules))
     }
 
     /// A new game from the start position, rules alone (a referee, a random mover).
     pub fn rules_game(self, rules: &RuleOptions) -> Box<dyn AnyGame> {
-        struct New;
+        struct New(RuleOptions);
         impl VariantVisitor for New {
             type Out = Box<dyn AnyGame>;
             fn visit<V: EngineVariant>(self) -> Box<dyn AnyGame> {
-                Box::new(Game::<V>::default())
+                Box::new(Game::<V>::new(Position::startpos_with(V::rule_word(&self.0))))
             }
         }
-        self.visit(rules, New)
+        self.visit(rules, New(*rules))
     }
 }
 
@@ -125,6 +140,11 @@ pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     VariantId::from_name(name).map(|v| v.rules_game(&RuleOptions::default()))
 }
 
+/// A new game of `name` under the rule options `rules` (rules alone: a referee).
+pub fn new_game_with_rules(name: &str, rules: &RuleOptions) -> Option<Box<dyn AnyGame>> {
+    VariantId::from_name(name).map(|v| v.rules_game(rules))
+}
+
 /// A new game of `name` for the engine, under the rule options `rules`.
 pub fn new_game_with(name: &str, rules: &RuleOptions) -> Option<Box<dyn EngineGame>> {
     VariantId::from_name(name).map(|v| v.engine_game(rules))
@@ -139,6 +159,20 @@ pub struct RuleOptions {
     /// IAGO (both classes): reserve pieces may be dropped on the own back rank
     /// (`IagoDrops`). IAGO-C's forced placement on the queen's square stays.
     pub iago_drops: bool,
+    /// IAGO: the pieces each side holds in reserve at the start, as a set of
+    /// [`RESERVE_LETTERS`] (bit `i`: letter `i`); `None`: the class's own
+    /// (`MC` in iago-b, `QMC` in iago-c) (`IagoReserve`).
+    pub iago_reserve: Option<u8>,
+    /// IAGO: what a pawn may promote to (`IagoPromotion`).
+    pub iago_promotion: IagoPromotion,
+    /// IAGO: a side left with a bare king loses (`IagoBareKing`); results
+    /// carry the seed's points.
+    pub iago_bare_king: bool,
+    /// IAGO: castling may gate a reserve piece (`IagoCastlingGates`).
+    pub iago_castling_gates: bool,
+    /// IAGO: moves are written and read in the seed's own notation
+    /// (`Bc1-e3&C`, `&Me1`) (`IagoNotation iago`).
+    pub iago_notation: bool,
     /// Ita: the Leaper captures by replacement, moving onto the victim like a
     /// cannon (`ItaLeaperCapture replacement`), instead of by igui.
     pub ita_leaper_replacement: bool,
@@ -149,8 +183,34 @@ pub struct RuleOptions {
 
 impl Default for RuleOptions {
     fn default() -> Self {
-        RuleOptions { iago_gating: true, iago_drops: true, ita_leaper_replacement: false, ita_rank_goal: false }
+        RuleOptions {
+            iago_gating: true,
+            iago_drops: true,
+            iago_reserve: None,
+            iago_promotion: IagoPromotion::Equipment,
+            iago_bare_king: false,
+            iago_castling_gates: false,
+            iago_notation: false,
+            ita_leaper_replacement: false,
+            ita_rank_goal: false,
+        }
     }
+}
+
+/// The letters of `IagoReserve`, in the order its value is written: Queen,
+/// Marshall, Cardinal, Amazon (Empress).
+pub const RESERVE_LETTERS: [char; 4] = ['Q', 'M', 'C', 'A'];
+
+/// What an IAGO pawn may promote to (`IagoPromotion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IagoPromotion {
+    /// A type of which fewer stand on the board than the equipment holds.
+    Equipment,
+    /// Only a type still in reserve, using it up.
+    ReserveOnly,
+    /// Any of Q R B N and any type of the starting reserve, without limit;
+    /// the reserve is untouched.
+    Fide,
 }
 
 /// One rule option, as the protocol names it.
@@ -158,6 +218,11 @@ impl Default for RuleOptions {
 pub enum RuleOption {
     IagoGating,
     IagoDrops,
+    IagoReserve,
+    IagoPromotion,
+    IagoBareKing,
+    IagoCastlingGates,
+    IagoNotation,
     ItaLeaperCapture,
     ItaGoal,
 }
@@ -182,13 +247,27 @@ impl std::fmt::Display for RuleValueError {
 }
 
 impl RuleOption {
-    pub const ALL: [RuleOption; 4] =
-        [RuleOption::IagoGating, RuleOption::IagoDrops, RuleOption::ItaLeaperCapture, RuleOption::ItaGoal];
+    pub const ALL: [RuleOption; 9] = [
+        RuleOption::IagoGating,
+        RuleOption::IagoDrops,
+        RuleOption::IagoReserve,
+        RuleOption::IagoPromotion,
+        RuleOption::IagoBareKing,
+        RuleOption::IagoCastlingGates,
+        RuleOption::IagoNotation,
+        RuleOption::ItaLeaperCapture,
+        RuleOption::ItaGoal,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             RuleOption::IagoGating => "IagoGating",
             RuleOption::IagoDrops => "IagoDrops",
+            RuleOption::IagoReserve => "IagoReserve",
+            RuleOption::IagoPromotion => "IagoPromotion",
+            RuleOption::IagoBareKing => "IagoBareKing",
+            RuleOption::IagoCastlingGates => "IagoCastlingGates",
+            RuleOption::IagoNotation => "IagoNotation",
             RuleOption::ItaLeaperCapture => "ItaLeaperCapture",
             RuleOption::ItaGoal => "ItaGoal",
         }
@@ -202,8 +281,14 @@ impl RuleOption {
     pub fn kind(self) -> RuleKind {
         match self {
             RuleOption::IagoGating | RuleOption::IagoDrops => RuleKind::Check { default: true },
+            RuleOption::IagoBareKing | RuleOption::IagoCastlingGates => RuleKind::Check { default: false },
+            RuleOption::IagoReserve => RuleKind::Text { default: "default" },
+            RuleOption::IagoPromotion => {
+                RuleKind::Combo { default: "equipment", vars: &["equipment", "reserve-only", "fide"] }
+            }
             RuleOption::ItaLeaperCapture => RuleKind::Combo { default: "igui", vars: &["igui", "replacement"] },
             RuleOption::ItaGoal => RuleKind::Combo { default: "home", vars: &["home", "rank"] },
+            RuleOption::IagoNotation => RuleKind::Combo { default: "uci", vars: &["uci", "iago"] },
         }
     }
 
@@ -223,11 +308,21 @@ impl RuleOption {
                 .iter()
                 .position(|x| *x == v)
                 .ok_or_else(|| RuleValueError(format!("{name} is {}", vars.join(" or "))))?,
-            RuleKind::Text { .. } => return Err(RuleValueError(format!("{name}: no text value is defined"))),
+            RuleKind::Text { .. } => {
+                rules.iago_reserve = parse_reserve(value)?;
+                return Ok(());
+            }
         };
         match self {
             RuleOption::IagoGating => rules.iago_gating = pick == 1,
             RuleOption::IagoDrops => rules.iago_drops = pick == 1,
+            RuleOption::IagoReserve => {}
+            RuleOption::IagoPromotion => {
+                rules.iago_promotion = [IagoPromotion::Equipment, IagoPromotion::ReserveOnly, IagoPromotion::Fide][pick]
+            }
+            RuleOption::IagoBareKing => rules.iago_bare_king = pick == 1,
+            RuleOption::IagoCastlingGates => rules.iago_castling_gates = pick == 1,
+            RuleOption::IagoNotation => rules.iago_notation = pick == 1,
             RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement = pick == 1,
             RuleOption::ItaGoal => rules.ita_rank_goal = pick == 1,
         }
@@ -239,6 +334,13 @@ impl RuleOption {
         let on = match self {
             RuleOption::IagoGating => rules.iago_gating,
             RuleOption::IagoDrops => rules.iago_drops,
+            RuleOption::IagoReserve => return write_reserve(rules.iago_reserve),
+            RuleOption::IagoPromotion => {
+                return ["equipment", "reserve-only", "fide"][rules.iago_promotion as usize].to_string();
+            }
+            RuleOption::IagoBareKing => rules.iago_bare_king,
+            RuleOption::IagoCastlingGates => rules.iago_castling_gates,
+            RuleOption::IagoNotation => rules.iago_notation,
             RuleOption::ItaLeaperCapture => rules.ita_leaper_replacement,
             RuleOption::ItaGoal => rules.ita_rank_goal,
         };
@@ -251,6 +353,40 @@ impl RuleOption {
 
     pub fn concerns(self) -> impl Iterator<Item = VariantId> {
         VariantId::ALL.iter().copied().filter(move |v| v.rule_options().contains(&self))
+    }
+}
+
+/// `IagoReserve`'s value: `default`, or letters of [`RESERVE_LETTERS`] each
+/// at most once, in any order and case. An empty reserve is refused (IAGO-C
+/// must fill the queen's square from it).
+fn parse_reserve(value: &str) -> Result<Option<u8>, RuleValueError> {
+    let v = value.trim();
+    if v.eq_ignore_ascii_case("default") {
+        return Ok(None);
+    }
+    let err = || {
+        RuleValueError(format!(
+            "IagoReserve is default or letters from QMCA, each at most once, at least one (not '{v}')"
+        ))
+    };
+    let mut set = 0u8;
+    for c in v.chars() {
+        let i = RESERVE_LETTERS.iter().position(|&l| l == c.to_ascii_uppercase()).ok_or_else(err)?;
+        if set & 1 << i != 0 {
+            return Err(err());
+        }
+        set |= 1 << i;
+    }
+    if set == 0 {
+        return Err(err());
+    }
+    Ok(Some(set))
+}
+
+fn write_reserve(reserve: Option<u8>) -> String {
+    match reserve {
+        None => "default".to_string(),
+        Some(set) => RESERVE_LETTERS.iter().enumerate().filter(|(i, _)| set & 1 << i != 0).map(|(_, c)| c).collect(),
     }
 }
 
@@ -282,6 +418,14 @@ mod tests {
         let concerns = |o: RuleOption| o.concerns().map(VariantId::name).collect::<Vec<_>>();
         assert_eq!(concerns(RuleOption::IagoGating), ["iago-b", "iago-c"]);
         assert_eq!(concerns(RuleOption::IagoDrops), ["iago-b", "iago-c"]);
+        for o in [
+            RuleOption::IagoReserve,
+            RuleOption::IagoPromotion,
+            RuleOption::IagoBareKing,
+            RuleOption::IagoCastlingGates,
+        ] {
+            assert_eq!(concerns(o), ["iago-b", "iago-c"]);
+        }
         assert_eq!(concerns(RuleOption::ItaLeaperCapture), ["ita"]);
         assert_eq!(concerns(RuleOption::ItaGoal), ["ita"]);
     }

@@ -113,6 +113,31 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     /// Null-move pruning is sound enough for this variant.
     const NULL_MOVE_OK: bool = true;
 
+    /// The start position's FEN under the rule word `rules` (see
+    /// [`Position::rules`]); the rulings' [`Variant::START_FEN`] by default.
+    fn start_fen(_rules: u32) -> &'static str {
+        Self::START_FEN
+    }
+    /// Whether a promotion to a type held in hand uses that piece up now.
+    #[inline(always)]
+    fn promotion_uses_hand(_pos: &Position<Self>) -> bool {
+        Self::PROMOTION_USES_HAND
+    }
+    /// Whether castling may gate a hand piece onto the king's or the rook's
+    /// vacated square (Seirawan chess; IAGO's `IagoCastlingGates`).
+    #[inline(always)]
+    fn castling_gates(_pos: &Position<Self>) -> bool {
+        false
+    }
+
+    /// The move's text in a notation of the variant's own that the game's
+    /// rule options chose (IAGO's `IagoNotation iago`); `None`: the canonical
+    /// text. The engine writes it (`bestmove`, `pv`) and reads it besides the
+    /// canonical one.
+    fn native_move_text(_pos: &Position<Self>, _m: Move) -> Option<String> {
+        None
+    }
+
     /// The variant's compiled tables (one static per variant: see [`variant_tables!`]).
     fn tables() -> &'static VariantTables<Self::G>;
 
@@ -178,6 +203,15 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     /// saw): a plain win for the other side unless the game keeps scores.
     fn forfeit(loser: usize, reason: &str) -> Outcome {
         Outcome::win(loser ^ 1, reason)
+    }
+    /// The result when `loser` forfeits, where the game's rule options may
+    /// score it (IAGO's bare-king points); [`Variant::forfeit`] by default.
+    fn forfeit_in(_pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
+        Self::forfeit(loser, reason)
+    }
+    /// The result of a third occurrence (where [`Variant::REPETITION_DRAWS`]).
+    fn repetition(_pos: &Position<Self>) -> Outcome {
+        Outcome::draw("threefold repetition")
     }
     /// Whether this move resets the halfmove clock.
     fn resets_clock(moved: u8, captured: u8, kind: Kind) -> bool {

@@ -432,6 +432,33 @@ fn every_variant_plays_to_an_end() {
     }
 }
 
+/// Rule options given to both engines are the referee's rules too; different
+/// rules for the two engines are refused before any game.
+#[test]
+fn rule_options_reach_the_referee() {
+    let iago = ["--variant", "iago-c", "--games", "2", "--maxplies", "20", "--depth", "1"];
+    let mut a = vec!["--each", "option.IagoReserve=A", "option.IagoBareKing=true"];
+    a.extend(iago);
+    let r = random_match("iago-rules", &a);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for g in &r.games {
+        assert_eq!(g.tag("FEN"), "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[Aa] w KQBCDFGkqbcdfg - 0 1");
+        // The only piece in reserve fills the queen's square first.
+        assert_eq!(g.moves[..2], ["A@d1", "A@d8"]);
+    }
+    // Different rules: refused. The class's own reserve is the default.
+    let mut a = vec!["--engine".to_string(), format!("cmd={}", random_mover("")), "option.IagoReserve=QMCA".into()];
+    a.extend(args(&["--engine", &format!("cmd={}", random_mover(""))]));
+    a.extend(args(&iago));
+    let r = run("iago-different", &a);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("different rules of iago-c (IagoReserve=QMCA / the defaults)"), "{}", r.stderr);
+    let mut a = vec!["--engine".to_string(), format!("cmd={}", random_mover("")), "option.IagoReserve=cmq".into()];
+    a.extend(args(&["--engine", &format!("cmd={}", random_mover("")), "--games", "1", "--variant", "iago-c"]));
+    a.extend(args(&["--maxplies", "4", "--depth", "1"]));
+    assert_eq!(run("iago-same", &a).code, 0);
+}
+
 /// Ita's time result (1 for the side that ran out, 4 for the other).
 #[test]
 fn ita_time_forfeit_scores_one_to_four() {

@@ -7,7 +7,7 @@
 //! (`--think-ms`: wait T ms before answering, or until `stop`.)
 
 use calvin::game::AnyGame;
-use calvin::registry::{VARIANTS, new_game};
+use calvin::registry::{RuleOption, RuleOptions, VARIANTS, new_game_with_rules};
 use calvin::runner::openings::SplitMix64;
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 use std::io::{BufRead, Write};
@@ -36,7 +36,9 @@ fn main() {
         let _ = o.flush();
     };
     let mut variant = VARIANTS[0].to_string();
-    let mut game: Box<dyn AnyGame> = new_game(&variant).expect("default variant");
+    // Rule options (`setoption name IagoReserve value A`) hold from the next game on.
+    let mut rules = RuleOptions::default();
+    let mut game: Box<dyn AnyGame> = new_game_with_rules(&variant, &rules).expect("default variant");
     while let Ok(line) = rx.recv() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
@@ -49,10 +51,14 @@ fn main() {
             }
             Some("isready") => say("readyok"),
             Some("setoption") => {
-                if let (Some(_), Some(v)) = (line.find("name UCI_Variant"), line.split(" value ").nth(1))
-                    && let Some(g) = new_game(v.trim())
+                let name = line.split(" name ").nth(1).and_then(|r| r.split(" value ").next()).unwrap_or("").trim();
+                let value = line.split(" value ").nth(1).unwrap_or("").trim();
+                if let Some(o) = RuleOption::from_name(name) {
+                    let _ = o.apply(&mut rules, value);
+                } else if name == "UCI_Variant"
+                    && let Some(g) = new_game_with_rules(value, &rules)
                 {
-                    variant = v.trim().to_string();
+                    variant = value.to_string();
                     game = g;
                 }
             }
@@ -61,7 +67,7 @@ fn main() {
                 let head = &words[1..moves_at.unwrap_or(words.len())];
                 let fen = (head.first() == Some(&"fen")).then(|| head[1..].join(" "));
                 let moves: Vec<&str> = moves_at.map(|i| words[i + 1..].to_vec()).unwrap_or_default();
-                let mut g = new_game(&variant).expect("variant");
+                let mut g = new_game_with_rules(&variant, &rules).expect("variant");
                 if let Err(e) = g.set_position(fen.as_deref(), &moves) {
                     say(&format!("info string bad position: {e}"));
                 }

@@ -4,6 +4,7 @@
 use super::engine::EngineCmd;
 use super::stats::Sprt;
 use super::timecontrol::{Limits, parse_seconds_ms, parse_tc};
+use crate::registry::{RuleOption, RuleOptions, VariantId};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -17,7 +18,9 @@ engine settings (after --engine, or --each for both):
   cmd=\"prog args\"     command line (quotes group words)
   name=N              name in the record (default: the engine's id name)
   dir=PATH            working directory
-  option.NAME=VALUE   setoption sent after uciok (in order given)
+  option.NAME=VALUE   setoption sent after uciok (in order given); rule options
+                      (IagoReserve, ItaGoal, ...) are the referee's rules too,
+                      and both engines must be given the same
   variant=NAME        the UCI_Variant value this engine uses (default: --variant)
   tc=[MOVES/]BASE[+INC]  clock in seconds (BASE may be m:ss), e.g. tc=40+0.4
   tc=ita:MODE         Ita's clock: peaceful, easy, medium, hard, hardcore
@@ -73,6 +76,9 @@ pub struct MatchConfig {
     pub stop_grace: Duration,
     pub event: String,
     pub debug: bool,
+    /// The rule options (`option.IagoReserve=QMCA`, ...) given to the engines:
+    /// both must be given the same rules, and the referee plays by them.
+    pub rules: RuleOptions,
 }
 
 impl Default for MatchConfig {
@@ -94,6 +100,7 @@ impl Default for MatchConfig {
             stop_grace: Duration::from_secs(1),
             event: "calvin-match".into(),
             debug: false,
+            rules: RuleOptions::default(),
         }
     }
 }
@@ -214,7 +221,46 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     if cfg.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    cfg.rules = match_rules(&cfg.variant, &cfg.players)?;
     Ok(Command::Run(Box::new(cfg)))
+}
+
+/// The rule options among an engine's `option.NAME=VALUE` settings.
+fn rules_of(p: &PlayerSpec) -> Result<RuleOptions, String> {
+    let mut rules = RuleOptions::default();
+    for (name, value) in &p.cmd.options {
+        if let Some(o) = RuleOption::from_name(name) {
+            o.apply(&mut rules, value).map_err(|e| format!("option.{name}: {e}"))?;
+        }
+    }
+    Ok(rules)
+}
+
+/// The rules of the match: both engines must be given the same game of
+/// `variant` (options that do not concern it, or that select its rulings,
+/// may differ).
+fn match_rules(variant: &str, players: &[PlayerSpec; 2]) -> Result<RuleOptions, String> {
+    let rules = [rules_of(&players[0])?, rules_of(&players[1])?];
+    let same = match VariantId::from_name(variant) {
+        Some(v) => v.rules_identity(&rules[0]) == v.rules_identity(&rules[1]),
+        None => rules[0] == rules[1],
+    };
+    if !same {
+        let show = |r: &RuleOptions| {
+            let set: Vec<String> = RuleOption::ALL
+                .iter()
+                .filter(|o| o.value(r) != o.value(&RuleOptions::default()))
+                .map(|o| format!("{}={}", o.name(), o.value(r)))
+                .collect();
+            if set.is_empty() { "the defaults".to_string() } else { set.join(" ") }
+        };
+        return Err(format!(
+            "the engines are given different rules of {variant} ({} / {}); the referee plays one game",
+            show(&rules[0]),
+            show(&rules[1])
+        ));
+    }
+    Ok(rules[0])
 }
 
 #[cfg(test)]

@@ -182,11 +182,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
     let openings = match &cfg.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            openings::parse_file(&text, &cfg.variant).map_err(|e| format!("{}: {e}", path.display()))?
+            openings::parse_file(&text, &cfg.variant, &cfg.rules).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => Vec::new(),
     };
-    let book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, seed);
+    let mut book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, seed);
+    book.rules = cfg.rules;
     let players = players(cfg)?;
     let mut pgn = match &cfg.pgnout {
         Some(p) => Some(PgnWriter::open(p, &cfg.event)?),
@@ -199,6 +200,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
         stop_grace: cfg.stop_grace,
         max_plies: cfg.max_plies,
         debug: cfg.debug,
+        rules: cfg.rules,
     };
     let mut sum = Summary { names: [players[0].name.clone(), players[1].name.clone()], seed, ..Summary::default() };
     let total = cfg.games;

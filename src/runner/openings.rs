@@ -4,7 +4,7 @@
 //! colours swapped.
 
 use crate::game::AnyGame;
-use crate::registry::new_game;
+use crate::registry::{RuleOptions, new_game_with_rules};
 
 /// A small fixed random generator (SplitMix64): the same seed gives the same
 /// openings on every machine and every version of every crate.
@@ -40,9 +40,9 @@ impl Opening {
     pub fn startpos() -> Opening {
         Opening { fen: None, moves: Vec::new() }
     }
-    /// Sets the opening up in a fresh game of `variant`.
-    pub fn game(&self, variant: &str) -> Result<Box<dyn AnyGame>, String> {
-        let mut g = new_game(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    /// Sets the opening up in a fresh game of `variant` under the rule options `rules`.
+    pub fn game(&self, variant: &str, rules: &RuleOptions) -> Result<Box<dyn AnyGame>, String> {
+        let mut g = new_game_with_rules(variant, rules).ok_or_else(|| format!("unknown variant '{variant}'"))?;
         let moves: Vec<&str> = self.moves.iter().map(|s| s.as_str()).collect();
         g.set_position(self.fen.as_deref(), &moves)?;
         Ok(g)
@@ -50,7 +50,7 @@ impl Opening {
 }
 
 /// Reads one line of an openings file; `None` for blank lines and comments.
-pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> {
+pub fn parse_line(line: &str, variant: &str, rules: &RuleOptions) -> Result<Option<Opening>, String> {
     let mut line = line.trim();
     if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
         return Ok(None);
@@ -66,7 +66,7 @@ pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> 
     let fen =
         if head == "startpos" { None } else { Some(head.strip_prefix("fen ").unwrap_or(head).trim().to_string()) };
     let mut op = Opening { fen, moves };
-    if let Err(e) = op.game(variant) {
+    if let Err(e) = op.game(variant, rules) {
         // An EPD line: four fields and operations; try the four fields.
         let Some(fen) = &op.fen else { return Err(e) };
         let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -74,7 +74,7 @@ pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> 
             return Err(e);
         }
         let epd = Opening { fen: Some(format!("{} 0 1", fields[..4].join(" "))), moves: Vec::new() };
-        if epd.game(variant).is_err() {
+        if epd.game(variant, rules).is_err() {
             return Err(e);
         }
         op = epd;
@@ -83,10 +83,10 @@ pub fn parse_line(line: &str, variant: &str) -> Result<Option<Opening>, String> 
 }
 
 /// Reads an openings file; every line must be a position of `variant`.
-pub fn parse_file(text: &str, variant: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_file(text: &str, variant: &str, rules: &RuleOptions) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if let Some(op) = parse_line(line, variant).map_err(|e| format!("line {}: {e}", i + 1))? {
+        if let Some(op) = parse_line(line, variant, rules).map_err(|e| format!("line {}: {e}", i + 1))? {
             out.push(op);
         }
     }
@@ -107,6 +107,8 @@ pub struct Book {
     /// Random legal plies played after the opening.
     pub random_plies: usize,
     pub seed: u64,
+    /// The rule options the games are played under.
+    pub rules: RuleOptions,
     order: Vec<usize>,
 }
 
@@ -119,7 +121,8 @@ impl Book {
                 order.swap(i, rng.below(i + 1));
             }
         }
-        Book { variant: variant.to_string(), openings, random_order, random_plies, seed, order }
+        let rules = RuleOptions::default();
+        Book { variant: variant.to_string(), openings, random_order, random_plies, seed, rules, order }
     }
 
     /// The opening of pair `pair` (0-based): the same for both games of the
@@ -134,7 +137,7 @@ impl Book {
             return base;
         }
         let mut rng = SplitMix64::new(self.seed ^ (pair as u64).wrapping_mul(0xA24B_AED4_963E_E407));
-        let Ok(start) = base.game(&self.variant) else {
+        let Ok(start) = base.game(&self.variant, &self.rules) else {
             return base;
         };
         // A few tries for a line that does not end the game; else the longest.
@@ -176,27 +179,35 @@ mod tests {
 
     #[test]
     fn reads_opening_lines() {
-        assert_eq!(parse_line("  # comment", "chess").unwrap(), None);
-        assert_eq!(parse_line("", "chess").unwrap(), None);
-        assert_eq!(parse_line(AFTER_F3, "chess").unwrap(), Some(Opening { fen: Some(AFTER_F3.into()), moves: vec![] }));
+        assert_eq!(parse_line("  # comment", "chess", &RuleOptions::default()).unwrap(), None);
+        assert_eq!(parse_line("", "chess", &RuleOptions::default()).unwrap(), None);
         assert_eq!(
-            parse_line(&format!("fen {AFTER_F3} moves e7e5 g2g4"), "chess").unwrap(),
+            parse_line(AFTER_F3, "chess", &RuleOptions::default()).unwrap(),
+            Some(Opening { fen: Some(AFTER_F3.into()), moves: vec![] })
+        );
+        assert_eq!(
+            parse_line(&format!("fen {AFTER_F3} moves e7e5 g2g4"), "chess", &RuleOptions::default()).unwrap(),
             Some(Opening { fen: Some(AFTER_F3.into()), moves: vec!["e7e5".into(), "g2g4".into()] })
         );
         assert_eq!(
-            parse_line("position startpos moves e2e4", "chess").unwrap(),
+            parse_line("position startpos moves e2e4", "chess", &RuleOptions::default()).unwrap(),
             Some(Opening { fen: None, moves: vec!["e2e4".into()] })
         );
         // EPD: four fields and operations.
         assert_eq!(
-            parse_line("rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - bm e5; id \"x\";", "chess").unwrap(),
+            parse_line(
+                "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - bm e5; id \"x\";",
+                "chess",
+                &RuleOptions::default()
+            )
+            .unwrap(),
             Some(Opening { fen: Some(AFTER_F3.into()), moves: vec![] })
         );
-        assert!(parse_line("startpos moves e2e5", "chess").is_err());
-        assert!(parse_line("not a fen", "chess").is_err());
-        let err = parse_file("startpos\n\nfen 8/8 w - - 0 1\n", "chess").unwrap_err();
+        assert!(parse_line("startpos moves e2e5", "chess", &RuleOptions::default()).is_err());
+        assert!(parse_line("not a fen", "chess", &RuleOptions::default()).is_err());
+        let err = parse_file("startpos\n\nfen 8/8 w - - 0 1\n", "chess", &RuleOptions::default()).unwrap_err();
         assert!(err.starts_with("line 3:"), "{err}");
-        assert!(parse_file("# nothing\n", "chess").is_err());
+        assert!(parse_file("# nothing\n", "chess", &RuleOptions::default()).is_err());
     }
 
     #[test]
@@ -208,7 +219,7 @@ mod tests {
         assert_eq!(a, b);
         for op in &a {
             assert_eq!(op.moves.len(), 8);
-            let g = op.game("chess").unwrap();
+            let g = op.game("chess", &RuleOptions::default()).unwrap();
             assert!(g.outcome().is_none());
         }
         assert!(a.windows(2).any(|w| w[0] != w[1]), "openings should differ");

@@ -9,7 +9,7 @@ use super::timecontrol::{Clock, Limits, go_command};
 use crate::errors::MoveError;
 use crate::game::AnyGame;
 use crate::notation::looks_like_move;
-use crate::registry::new_game;
+use crate::registry::{RuleOptions, new_game_with_rules};
 use crate::variant::Outcome;
 use std::time::Duration;
 
@@ -34,6 +34,8 @@ pub struct GameSettings {
     /// Adjudicate a draw after this many plies played by the engines.
     pub max_plies: Option<usize>,
     pub debug: bool,
+    /// The rule options both engines were given: the referee's game follows them.
+    pub rules: RuleOptions,
 }
 
 /// The side to move (0 = White).
@@ -73,8 +75,9 @@ pub fn play_game(
     slots: [&mut Option<Engine>; 2],
     set: &GameSettings,
 ) -> GameRecord {
-    let mut game = opening.game(&set.variant).expect("openings are checked when they are read");
-    let standard = new_game(&set.variant).map(|g| g.start_fen() == game.start_fen()).unwrap_or(false);
+    let mut game = opening.game(&set.variant, &set.rules).expect("openings are checked when they are read");
+    let standard =
+        new_game_with_rules(&set.variant, &set.rules).map(|g| g.start_fen() == game.start_fen()).unwrap_or(false);
     let mut rec = GameRecord {
         number,
         variant: set.variant.clone(),
@@ -194,6 +197,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::new_game;
 
     #[test]
     fn position_commands() {

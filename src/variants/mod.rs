@@ -12,7 +12,7 @@ pub mod ita;
 pub mod ito;
 
 use crate::eval::Evaluator;
-use crate::registry::RuleOption;
+use crate::registry::{RuleOption, RuleOptions};
 use crate::timeman::Limits;
 
 /// What the engine knows of a variant beyond its rules and evaluation: its
@@ -30,6 +30,12 @@ pub trait EngineVariant: Evaluator {
     /// The ranks from the own side where XBoard lets hand pieces be dropped
     /// (all of them where drops go anywhere).
     const XBOARD_DROP_RANKS: Option<usize> = None;
+
+    /// The rule word a game of this type starts with under `rules` (the
+    /// options its type does not settle; see [`crate::position::Position::rules`]).
+    fn rule_word(_rules: &RuleOptions) -> u32 {
+        0
+    }
 
     /// Limits for time planning: a variant whose clock follows rules of its
     /// own (Ita's regenerating clocks, by the `time_mode` the user chose)

@@ -2,13 +2,22 @@
 //! positions (from the reference perft positions), rule options, XBoard's
 //! drop zone, and the registry's choice of type by the rule options.
 
+use super::rules::{self, Class};
 use super::{IagoBRules, IagoCRules};
 use crate::registry::{RuleOption, RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
 
-const RULE_OPTIONS: &[RuleOption] = &[RuleOption::IagoGating, RuleOption::IagoDrops];
+const RULE_OPTIONS: &[RuleOption] = &[
+    RuleOption::IagoGating,
+    RuleOption::IagoDrops,
+    RuleOption::IagoReserve,
+    RuleOption::IagoPromotion,
+    RuleOption::IagoBareKing,
+    RuleOption::IagoCastlingGates,
+    RuleOption::IagoNotation,
+];
 
-impl<const G: bool, const D: bool> EngineVariant for IagoBRules<G, D> {
+impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {
     const BENCH: &'static [&'static str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
         "rn1qkbmr/1p1bpppp/p1p4n/3p4/3PN1P1/7N/PPPBPP1P/RM1QKBCR[c] w KQDFkqbdf - 0 7",
@@ -18,9 +27,13 @@ impl<const G: bool, const D: bool> EngineVariant for IagoBRules<G, D> {
     const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
     /// Reserve pieces are dropped on the own back rank.
     const XBOARD_DROP_RANKS: Option<usize> = Some(1);
+
+    fn rule_word(rules: &RuleOptions) -> u32 {
+        rules::word(Class::B, rules)
+    }
 }
 
-impl<const G: bool, const D: bool> EngineVariant for IagoCRules<G, D> {
+impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G, D, X> {
     const BENCH: &'static [&'static str] = &[
         "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
         "rm1qkbcr/1pp1pppp/p1n1b2n/3p4/PP6/R1NP4/2P1PPPP/MCBQKBNR[] w KCDFGkqdf - 1 7",
@@ -29,24 +42,36 @@ impl<const G: bool, const D: bool> EngineVariant for IagoCRules<G, D> {
     ];
     const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
     const XBOARD_DROP_RANKS: Option<usize> = Some(1);
+
+    fn rule_word(rules: &RuleOptions) -> u32 {
+        rules::word(Class::C, rules)
+    }
+}
+
+/// Calls `f` with `$rules<gating, drops, X>`, `X` when the rule word is not
+/// the rulings' (the other options are read at run time).
+macro_rules! visit_class {
+    ($rules:ident, $class:expr, $options:expr, $f:expr) => {{
+        let x = rules::word($class, $options) != 0;
+        match ($options.iago_gating, $options.iago_drops, x) {
+            (true, true, false) => $f.visit::<$rules<true, true, false>>(),
+            (true, false, false) => $f.visit::<$rules<true, false, false>>(),
+            (false, true, false) => $f.visit::<$rules<false, true, false>>(),
+            (false, false, false) => $f.visit::<$rules<false, false, false>>(),
+            (true, true, true) => $f.visit::<$rules<true, true, true>>(),
+            (true, false, true) => $f.visit::<$rules<true, false, true>>(),
+            (false, true, true) => $f.visit::<$rules<false, true, true>>(),
+            (false, false, true) => $f.visit::<$rules<false, false, true>>(),
+        }
+    }};
 }
 
 /// IAGO-B under the rule options.
 pub fn visit_b<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    match (rules.iago_gating, rules.iago_drops) {
-        (true, true) => f.visit::<IagoBRules<true, true>>(),
-        (true, false) => f.visit::<IagoBRules<true, false>>(),
-        (false, true) => f.visit::<IagoBRules<false, true>>(),
-        (false, false) => f.visit::<IagoBRules<false, false>>(),
-    }
+    visit_class!(IagoBRules, Class::B, rules, f)
 }
 
 /// IAGO-C under the rule options.
 pub fn visit_c<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    match (rules.iago_gating, rules.iago_drops) {
-        (true, true) => f.visit::<IagoCRules<true, true>>(),
-        (true, false) => f.visit::<IagoCRules<true, false>>(),
-        (false, true) => f.visit::<IagoCRules<false, true>>(),
-        (false, false) => f.visit::<IagoCRules<false, false>>(),
-    }
+    visit_class!(IagoCRules, Class::C, rules, f)
 }

@@ -5,6 +5,7 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::{Board8x8, Geometry};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Castling, DropRule, Outcome, PieceDef, Variant, WHITE};
 use crate::variants::chess::{
@@ -13,10 +14,15 @@ use crate::variants::chess::{
 
 mod engine;
 mod eval;
+pub mod rules;
 pub use engine::{visit_b, visit_c};
+use rules::Class;
 
 pub const MARSHALL: u8 = 7;
 pub const CARDINAL: u8 = 8;
+/// The Amazon (Empress), in the piece set only of the types that read the
+/// rule word (`X`): an `IagoReserve` may hold it.
+pub const AMAZON: u8 = 9;
 
 /// The FIDE pieces, then the Marshall and the Cardinal.
 pub const IAGO_PIECES: [PieceDef; 8] = [
@@ -30,31 +36,51 @@ pub const IAGO_PIECES: [PieceDef; 8] = [
     PieceDef { name: "Cardinal", letter: "C", betza: "BN", value: 800 },
 ];
 
+/// [`IAGO_PIECES`] and the Amazon (M-class's Empress).
+pub const IAGO_PIECES_A: [PieceDef; 9] = [
+    IAGO_PIECES[0],
+    IAGO_PIECES[1],
+    IAGO_PIECES[2],
+    IAGO_PIECES[3],
+    IAGO_PIECES[4],
+    IAGO_PIECES[5],
+    IAGO_PIECES[6],
+    IAGO_PIECES[7],
+    PieceDef { name: "Amazon", letter: "A", betza: "QN", value: 1250 },
+];
+
 /// How many pieces of each type one side's equipment holds (indexed by type).
 const EQUIPMENT: [u32; 9] = [0, 8, 2, 2, 2, 1, 1, 1, 1];
 
 /// The rules both classes share, written once over the class.
 macro_rules! iago_variant {
-    ($(#[$doc:meta])* $ty:ident, $rules:ident, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
+    ($(#[$doc:meta])* $ty:ident, $rules:ident, $class:expr, $name:literal, $fen:literal, drop_rule: $drop_rule:ident) => {
         $(#[$doc])*
         ///
         /// `GATING` and `DROPS` are the rule options `IagoGating` and
         /// `IagoDrops` (the rulings: both on, the type alias without `Rules`).
+        /// `X`: the other rule options are read from the position's rule word
+        /// ([`rules`]), and the Amazon is a piece; without it the rulings hold
+        /// and cost nothing.
         #[derive(Clone, Copy, Debug, Default)]
-        pub struct $rules<const GATING: bool, const DROPS: bool>;
+        pub struct $rules<const GATING: bool, const DROPS: bool, const X: bool = false>;
 
         /// The class as the rulings have it: gating and drops allowed.
         pub type $ty = $rules<true, true>;
 
-        impl<const GATING: bool, const DROPS: bool> Variant for $rules<GATING, DROPS> {
+        impl<const GATING: bool, const DROPS: bool, const X: bool> Variant for $rules<GATING, DROPS, X> {
             type G = Board8x8;
             const NAME: &'static str = $name;
             const START_FEN: &'static str = $fen;
-            const PIECES: &'static [PieceDef] = &IAGO_PIECES;
+            const PIECES: &'static [PieceDef] = if X { &IAGO_PIECES_A } else { &IAGO_PIECES };
             const HAND: bool = true;
             const KING: u8 = KING;
             const PAWN: u8 = PAWN;
-            const PROMOTIONS: &'static [u8] = &[QUEEN, MARSHALL, CARDINAL, ROOK, BISHOP, KNIGHT];
+            const PROMOTIONS: &'static [u8] = if X {
+                &[QUEEN, AMAZON, MARSHALL, CARDINAL, ROOK, BISHOP, KNIGHT]
+            } else {
+                &[QUEEN, MARSHALL, CARDINAL, ROOK, BISHOP, KNIGHT]
+            };
             const PROMOTION_USES_HAND: bool = true;
             const CASTLING: Option<Castling> = Some(Castling::FIDE);
             const EN_PASSANT: bool = true;
@@ -62,11 +88,22 @@ macro_rules! iago_variant {
             const STALEMATE_DRAWS: bool = true;
             crate::variant_tables!(Board8x8);
 
+            fn start_fen(word: u32) -> &'static str {
+                if X { rules::start_fen($class, word) } else { $fen }
+            }
             fn promotion_zone(color: usize) -> u64 {
                 Board8x8::rank_bb(if color == WHITE { 7 } else { 0 })
             }
             fn promotion_allowed(pos: &Position<Self>, us: usize, t: u8) -> bool {
-                equipment_left(pos, us, t)
+                if X { rules::promotion_allowed($class, pos, us, t) } else { equipment_left(pos, us, t) }
+            }
+            #[inline(always)]
+            fn promotion_uses_hand(pos: &Position<Self>) -> bool {
+                !X || rules::promotion_uses_hand(pos.rules)
+            }
+            #[inline(always)]
+            fn castling_gates(pos: &Position<Self>) -> bool {
+                X && GATING && pos.rules & rules::CASTLING_GATES != 0
             }
             fn drop_rule(pos: &Position<Self>) -> DropRule<u64> {
                 $drop_rule(pos)
@@ -87,11 +124,42 @@ macro_rules! iago_variant {
             fn format_rights(r: &[u64; 2]) -> String {
                 format_castling(r, true)
             }
-            fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
-                if pos.halfmove >= 100 {
-                    return Some(Outcome::draw("50-move rule"));
+            /// The Amazon only where `IagoReserve` holds it.
+            fn validate(pos: &Position<Self>) -> Result<(), String> {
+                let amazons = pos.by_type[AMAZON as usize].any() || pos.hand[0][AMAZON as usize] + pos.hand[1][AMAZON as usize] > 0;
+                if X && amazons && rules::equipment($class, pos.rules, AMAZON) == 0 {
+                    return Err("no Amazon in this game (IagoReserve holds none)".into());
                 }
-                insufficient_material(pos)
+                Ok(())
+            }
+            fn native_move_text(pos: &Position<Self>, m: Move) -> Option<String> {
+                (X && pos.rules & rules::NOTATION != 0).then(|| rules::iago_text(pos, m))
+            }
+            #[inline(always)]
+            fn board_end(pos: &Position<Self>) -> Option<Outcome> {
+                if X && pos.rules & rules::BARE_KING != 0 { rules::bare_king(pos) } else { None }
+            }
+            fn no_moves(pos: &Position<Self>, in_check: bool) -> Outcome {
+                let o = if in_check {
+                    Outcome::win(pos.side ^ 1, "checkmate")
+                } else {
+                    Outcome::draw("stalemate")
+                };
+                if X { rules::scored(pos.rules, o) } else { o }
+            }
+            fn rule_end(pos: &Position<Self>) -> Option<Outcome> {
+                let o = if pos.halfmove >= 100 {
+                    Some(Outcome::draw("50-move rule"))
+                } else {
+                    insufficient_material(pos)
+                };
+                if X { o.map(|o| rules::scored(pos.rules, o)) } else { o }
+            }
+            fn repetition(pos: &Position<Self>) -> Outcome {
+                rules::scored(if X { pos.rules } else { 0 }, Outcome::draw("threefold repetition"))
+            }
+            fn forfeit_in(pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
+                rules::scored(if X { pos.rules } else { 0 }, Outcome::win(loser ^ 1, reason))
             }
         }
     };
@@ -101,6 +169,7 @@ iago_variant!(
     /// IAGO B-class: FIDE set-up, Marshall and Cardinal in reserve.
     IagoB,
     IagoBRules,
+    Class::B,
     "iago-b",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: drops_free
@@ -110,6 +179,7 @@ iago_variant!(
     /// IAGO C-class: the queen's square starts empty; Q, M, C in reserve.
     IagoC,
     IagoCRules,
+    Class::C,
     "iago-c",
     "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
     drop_rule: queen_square_first

@@ -1,0 +1,89 @@
+//! Search: iterative deepening, principal-variation alpha-beta with
+//! quiescence, transposition table, null move, late-move reductions, check
+//! extensions and mate-distance scores; one `Worker` per thread (Lazy SMP).
+//! The search knows nothing of the protocol (it reports through `Event`s)
+//! and no variant by name (a game's results come as values from `score`).
+//!
+//! - `params`: the named margins and constants;
+//! - `history`: killers and quiet-move history;
+//! - `movepick`: move ordering;
+//! - `worker`: the alpha-beta search of one thread;
+//! - `qsearch`: quiescence;
+//! - `root`: iterative deepening, aspiration windows, the root move loop;
+//! - `threads`: the Lazy SMP driver (`run_search`) and `search_fixed`.
+
+mod history;
+pub mod movepick;
+pub mod params;
+mod qsearch;
+mod root;
+pub mod see;
+mod threads;
+mod worker;
+
+pub use crate::score::{DECISIVE, INF, MATE, Score, outcome_value};
+pub use params::MAX_PLY;
+pub use threads::{SearchJob, run_search, search_fixed};
+pub use worker::Worker;
+
+use crate::moves::Move;
+use crate::variant::Outcome;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<String>,
+}
+
+/// What a search tells its caller.
+#[derive(Clone, Debug)]
+pub enum Event {
+    Info(Info),
+    /// Exactly one per search. `best` is None when the game is already over
+    /// (`over` says how).
+    BestMove {
+        best: Option<String>,
+        ponder: Option<String>,
+        over: Option<Outcome>,
+    },
+}
+
+/// State shared by the threads of one search (and the protocol, which may stop it).
+pub struct Shared {
+    pub stop: AtomicBool,
+    /// While set, the clock does not stop the search (`go ponder` before `ponderhit`).
+    pub pondering: AtomicBool,
+    pub nodes: AtomicU64,
+    /// The deepest iteration any thread has completed.
+    pub depth_done: AtomicI32,
+}
+
+impl Shared {
+    pub fn new(ponder: bool) -> Self {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            nodes: AtomicU64::new(0),
+            depth_done: AtomicI32::new(0),
+        }
+    }
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A root move with its last value and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}

@@ -1,0 +1,60 @@
+//! The search's tunable numbers, each named for what it does.
+
+/// Deepest ply the search goes (iterations stop 10 plies short of it).
+pub const MAX_PLY: usize = 120;
+/// Iterations stop this many plies short of [`MAX_PLY`].
+pub const MAX_DEPTH_MARGIN: i32 = 10;
+
+/// Nodes between two looks at the clock (a power of two, minus one, as a mask).
+pub const CLOCK_CHECK_MASK: u64 = 1023;
+
+/// Aspiration windows: first iteration that uses one, half-width, and the
+/// width past which the window opens fully.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_DELTA: i32 = 30;
+pub const ASPIRATION_MAX_DELTA: i32 = 1000;
+
+/// Reverse futility pruning: deepest depth and margin per ply.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 90;
+
+/// Null move: shallowest depth, base reduction and depth divisor of the extra reduction.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Late move pruning: deepest depth, and the quiet moves tried at depth d
+/// before the rest are skipped (`LMP_BASE + LMP_PER_DEPTH * d`).
+pub const LMP_MAX_DEPTH: i32 = 3;
+pub const LMP_BASE: usize = 6;
+pub const LMP_PER_DEPTH: usize = 4;
+
+/// Late move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR`,
+/// from this depth and move number on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVE: usize = 3;
+pub const LMR_BASE: f64 = 0.5;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Check extensions stop past this ply (so checks cannot extend forever).
+pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
+
+/// History: the largest bonus (reached at depth 20) and the bound the
+/// gravity formula keeps every entry within.
+pub const HISTORY_BONUS_MAX: i32 = 400;
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Lazy SMP: helper thread `id` skips iteration `d` when `(d + id) % SKIP_PERIOD == 0`.
+pub const HELPER_SKIP_PERIOD: i32 = 3;
+
+/// Stack of each search thread.
+pub const THREAD_STACK_BYTES: usize = 16 << 20;
+
+/// Late-move reduction by depth and move number.
+pub fn reduction(depth: i32, n: usize) -> i32 {
+    if depth < LMR_MIN_DEPTH || n < LMR_MIN_MOVE {
+        return 0;
+    }
+    let r = LMR_BASE + (depth as f64).ln() * (n as f64).ln() / LMR_DIVISOR;
+    r as i32
+}

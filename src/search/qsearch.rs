@@ -1,0 +1,75 @@
+//! Quiescence search: captures and promotions until the position is quiet,
+//! every move when in check.
+
+use super::movepick::{MovePicker, is_tactical};
+use super::params::MAX_PLY;
+use super::worker::Worker;
+use crate::bitboard::Bits;
+use crate::eval::Evaluator;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::score::{INF, outcome_value};
+
+impl<V: Evaluator> Worker<'_, V> {
+    pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.check_time() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0
+            && let Some(v) = self.node_end(pos, ply)
+        {
+            return v;
+        }
+        let ctx = pos.legal_ctx();
+        let in_check = ctx.checkers.any();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { V::evaluate(pos) };
+        }
+        let mut best = -INF;
+        if !in_check {
+            let stand = V::evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut list = MoveList::new();
+        if in_check {
+            pos.generate(&mut list);
+        } else {
+            pos.generate_captures(&mut list);
+        }
+        let picker = MovePicker::new(pos, list, Move::NONE, &self.history, ply);
+        let mut legal = 0;
+        for m in picker {
+            if !in_check && !is_tactical(pos, m) {
+                continue;
+            }
+            let Some(child) = self.child(pos, m, &ctx) else { continue };
+            legal += 1;
+            self.keys.push(child.key);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.shared.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return outcome_value(&V::no_moves(pos, true), pos.side, ply);
+        }
+        best
+    }
+}

@@ -1,0 +1,147 @@
+//! Iterative deepening with aspiration windows, and the root's move loop.
+
+use super::params::*;
+use super::worker::Worker;
+use crate::eval::Evaluator;
+use crate::position::Position;
+use crate::score::{DECISIVE, INF, plies_to_end};
+use std::sync::atomic::Ordering;
+
+impl<V: Evaluator> Worker<'_, V> {
+    /// One iteration at the root for the PV line `pv_idx`; sorts the root moves.
+    fn root_search(&mut self, root: &Position<V>, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let alpha0 = alpha;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let child = root.play(m);
+            let new_depth = depth - 1;
+            self.keys.push(child.key);
+            let mut v;
+            if i == pv_idx {
+                v = -self.search(&child, -beta, -alpha, new_depth, 1);
+            } else {
+                v = -self.search(&child, -alpha - 1, -alpha, new_depth, 1);
+                if v > alpha && v < beta {
+                    v = -self.search(&child, -beta, -alpha, new_depth, 1);
+                }
+            }
+            self.keys.pop();
+            if self.shared.stopped() {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || v > alpha {
+                rm.score = v;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INF;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps the previous order among equal (failed-low) moves.
+        self.root_moves[pv_idx..].sort_by_key(|a| std::cmp::Reverse(a.score));
+        if best <= alpha0 { best } else { alpha.max(best) }
+    }
+
+    /// Searches PV line `pv_idx` at `depth` in a window around `prev`, the
+    /// line's last value, widening it until the value falls inside; sets `prev`.
+    fn aspiration(&mut self, root: &Position<V>, depth: i32, pv_idx: usize, prev: &mut i32) {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
+            (*prev - delta, *prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let v = self.root_search(root, depth, alpha, beta, pv_idx);
+            if self.shared.stopped() {
+                return;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INF);
+            } else if v >= beta {
+                beta = (v + delta).min(INF);
+            } else {
+                *prev = v;
+                return;
+            }
+            delta += delta;
+            if delta > ASPIRATION_MAX_DELTA {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Iterative deepening. The main worker (id 0) reports through `report`.
+    pub fn iterate(&mut self, root: &Position<V>, multipv: usize, report: &mut dyn FnMut(&Self, i32, usize)) {
+        let deepest = MAX_PLY as i32 - MAX_DEPTH_MARGIN;
+        let max_depth = self.limits.depth.unwrap_or(deepest).clamp(1, deepest);
+        let multipv = multipv.clamp(1, self.root_moves.len().max(1));
+        let mut prev_scores = [0i32; 256];
+        for depth in 1..=max_depth {
+            // Helper threads skip some depths so threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % HELPER_SKIP_PERIOD == 0 {
+                continue;
+            }
+            self.seldepth = 0;
+            for (pv_idx, prev) in prev_scores.iter_mut().enumerate().take(multipv) {
+                self.aspiration(root, depth, pv_idx, prev);
+                if self.shared.stopped() {
+                    break;
+                }
+            }
+            if self.shared.stopped() {
+                break;
+            }
+            self.completed_depth = depth;
+            self.shared.depth_done.fetch_max(depth, Ordering::Relaxed);
+            // Any thread reaching the requested depth ends the search.
+            if depth >= max_depth && !self.limits.infinite && !self.shared.pondering.load(Ordering::Relaxed) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if self.id == 0 {
+                report(self, depth, multipv);
+                if self.iteration_ends_search(depth) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// After the main thread's iteration at `depth`: whether to stop here
+    /// (mate found as asked, no time for another iteration, a forced move).
+    fn iteration_ends_search(&self, depth: i32) -> bool {
+        let best = self.root_moves[0].score;
+        if let Some(mate) = self.limits.mate
+            && best >= DECISIVE
+            && plies_to_end(best) <= 2 * mate
+        {
+            return true;
+        }
+        if !self.shared.pondering.load(Ordering::Relaxed) && !self.tm.may_start_iteration() {
+            return true;
+        }
+        self.root_moves.len() == 1 && self.limits.timed() && depth >= 4
+    }
+
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+    pub fn elapsed_ms(&self) -> u64 {
+        self.tm.elapsed().as_millis() as u64
+    }
+}

@@ -1,0 +1,387 @@
+//! One search thread's alpha-beta: principal-variation search with a
+//! transposition table, reverse futility pruning, null move, late-move
+//! pruning and reductions, check extensions and mate-distance pruning.
+
+use super::history::History;
+use super::movepick::{MovePicker, is_tactical};
+use super::params::*;
+use super::{RootMove, Shared};
+use crate::bitboard::Bits;
+use crate::eval::Evaluator;
+use crate::movegen::LegalCtx;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
+use crate::timeman::{Limits, TimeManager};
+use crate::tt::{Bound, TranspositionTable, TtHit};
+use std::sync::atomic::Ordering;
+
+/// Quiet moves remembered per node for the history update.
+pub(super) type QuietList = arrayvec::ArrayVec<Move, 64>;
+
+pub struct Worker<'a, V: Evaluator> {
+    pub id: usize,
+    pub(super) shared: &'a Shared,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) limits: &'a Limits,
+    pub(super) tm: TimeManager,
+    /// Keys of the game so far (root last) then of the search path.
+    pub(super) keys: Vec<u64>,
+    root_index: usize,
+    pub nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) history: History,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: i32,
+    _v: std::marker::PhantomData<V>,
+}
+
+/// A node's window, and whether it was opened as a PV node.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
+}
+
+/// What the move loop of a node found.
+struct LoopResult {
+    best: i32,
+    best_move: Move,
+    legal: usize,
+    /// The search was stopped inside the loop: its values mean nothing.
+    aborted: bool,
+}
+
+impl<'a, V: Evaluator> Worker<'a, V> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared,
+        tt: &'a TranspositionTable,
+        limits: &'a Limits,
+        tm: TimeManager,
+        game_keys: &[u64],
+        root_moves: Vec<RootMove>,
+    ) -> Self {
+        Worker {
+            id,
+            shared,
+            tt,
+            limits,
+            tm,
+            keys: game_keys.to_vec(),
+            root_index: game_keys.len().saturating_sub(1),
+            nodes: 0,
+            seldepth: 0,
+            history: History::default(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves,
+            completed_depth: 0,
+            _v: std::marker::PhantomData,
+        }
+    }
+
+    /// Counts the node's share into the shared count now and then; the main
+    /// thread stops the search on the clock or the node limit.
+    #[inline]
+    pub(super) fn check_time(&mut self) -> bool {
+        if self.nodes & CLOCK_CHECK_MASK == 0 {
+            self.shared.nodes.fetch_add(CLOCK_CHECK_MASK + 1, Ordering::Relaxed);
+            if self.id == 0 {
+                let timed_out = !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_hard();
+                let nodes_out = self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+                if timed_out || nodes_out {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.shared.stopped()
+    }
+
+    /// Whether the current position (last key) repeats one since the last
+    /// irreversible move: inside the search path once, or twice before the root.
+    fn is_repetition(&self, halfmove: u32) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let limit = if V::REPETITION_ILLEGAL { n } else { (halfmove as usize).min(n) };
+        let mut count = 0;
+        let mut i = n - 1;
+        while i >= 2 && n - 1 - (i - 2) <= limit {
+            i -= 2;
+            if self.keys[i] == key {
+                if i >= self.root_index {
+                    return true;
+                }
+                count += 1;
+                if count >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The position after `m` if the move is legal, the game's repetition
+    /// rule included (Ito Shogi: a move making a position's third occurrence
+    /// is illegal).
+    #[inline]
+    pub(super) fn child(
+        &self,
+        pos: &Position<V>,
+        m: Move,
+        ctx: &LegalCtx<crate::variant::Bb<V>>,
+    ) -> Option<Position<V>> {
+        if !pos.is_legal(m, ctx) {
+            return None;
+        }
+        let child = pos.play(m);
+        if V::REPETITION_ILLEGAL && self.keys.iter().filter(|&&k| k == child.key).count() >= 2 {
+            return None;
+        }
+        Some(child)
+    }
+
+    /// Ends decided before any move: board results, rule results and repetition.
+    pub(super) fn node_end(&self, pos: &Position<V>, ply: usize) -> Option<i32> {
+        if let Some(o) = V::board_end(pos) {
+            return Some(outcome_value(&o, pos.side, ply));
+        }
+        if self.is_repetition(pos.halfmove) {
+            return Some(0);
+        }
+        V::rule_end(pos).map(|o| outcome_value(&o, pos.side, ply))
+    }
+
+    /// The table's entry for `pos`, and its value when it settles the node.
+    fn probe_tt(
+        &self,
+        pos: &Position<V>,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> (Option<TtHit>, Option<i32>) {
+        let hit = self.tt.probe(pos.key);
+        let Some(h) = hit else { return (None, None) };
+        let v = from_tt(h.score, ply);
+        let cuts = h.depth >= depth
+            && (h.bound == Bound::Exact
+                || (h.bound == Bound::Lower && v >= beta)
+                || (h.bound == Bound::Upper && v <= alpha));
+        (hit, cuts.then_some(v))
+    }
+
+    /// Pruning before any move is searched (non-PV nodes not in check):
+    /// reverse futility and null move. Returns the node's value when it prunes.
+    fn prune_node(&mut self, pos: &Position<V>, eval: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
+            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            let child = pos.play_null();
+            self.keys.push(child.key);
+            let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1);
+            self.keys.pop();
+            if self.shared.stopped() {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v >= DECISIVE { beta } else { v });
+            }
+        }
+        None
+    }
+
+    pub fn search(&mut self, pos: &Position<V>, mut alpha: i32, mut beta: i32, depth: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if ply > 0 {
+            if let Some(v) = self.node_end(pos, ply) {
+                return v;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.check_time() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let (tt_hit, tt_value) = self.probe_tt(pos, alpha, beta, depth, ply);
+        if let (false, Some(v)) = (pv_node, tt_value) {
+            return v;
+        }
+        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
+        let ctx = pos.legal_ctx();
+        let in_check = ctx.checkers.any();
+        // Check extension: a node in check searches one ply deeper.
+        let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
+        let eval = if in_check {
+            -INF
+        } else {
+            match tt_hit {
+                Some(h) if h.eval.abs() < DECISIVE => h.eval,
+                _ => V::evaluate(pos),
+            }
+        };
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && beta.abs() < DECISIVE
+            && let Some(v) = self.prune_node(pos, eval, beta, depth, ply)
+        {
+            return v;
+        }
+
+        let alpha0 = alpha;
+        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, depth, ply, tt_move);
+        if r.aborted {
+            return 0;
+        }
+        if r.legal == 0 {
+            return outcome_value(&V::no_moves(pos, in_check), pos.side, ply);
+        }
+        let bound = if r.best >= beta {
+            Bound::Lower
+        } else if r.best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { eval }, depth, bound);
+        r.best
+    }
+
+    /// Searches the moves of a node in order, with late-move pruning.
+    #[allow(clippy::too_many_arguments)]
+    fn move_loop(
+        &mut self,
+        pos: &Position<V>,
+        ctx: &LegalCtx<crate::variant::Bb<V>>,
+        w: Window,
+        depth: i32,
+        ply: usize,
+        tt_move: Move,
+    ) -> LoopResult {
+        let Window { mut alpha, beta, pv_node } = w;
+        let in_check = ctx.checkers.any();
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        let picker = MovePicker::new(pos, list, tt_move, &self.history, ply);
+        let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
+        let mut quiets = QuietList::new();
+        for m in picker {
+            let Some(child) = self.child(pos, m, ctx) else { continue };
+            r.legal += 1;
+            let tactical = is_tactical(pos, m);
+            // Whether the move checks, asked only where it decides something.
+            let gives_check = || V::KING != 0 && child.in_check();
+            // Late move pruning of quiet moves at shallow depth.
+            if !pv_node
+                && !in_check
+                && !tactical
+                && r.best > -DECISIVE
+                && depth <= LMP_MAX_DEPTH
+                && r.legal > LMP_BASE + LMP_PER_DEPTH * depth as usize
+                && !gives_check()
+            {
+                continue;
+            }
+            let reduce = !(tactical || in_check);
+            let v =
+                self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduce, &gives_check);
+            if self.shared.stopped() {
+                r.aborted = true;
+                return r;
+            }
+            if v > r.best {
+                r.best = v;
+                if v > alpha {
+                    r.best_move = m;
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        if !tactical {
+                            self.history.update_quiets(pos, m, &quiets, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && !quiets.is_full() {
+                quiets.push(m);
+            }
+        }
+        r
+    }
+
+    /// The PV at `ply`: `m` followed by the child's PV.
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Principal-variation search of one child: the first move with the full
+    /// window, later ones with a null window (reduced when `reduce`), then
+    /// again at full depth and window while they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position<V>,
+        w: Window,
+        depth: i32,
+        ply: usize,
+        n: usize,
+        reduce: bool,
+        gives_check: &dyn Fn() -> bool,
+    ) -> i32 {
+        let Window { alpha, beta, pv_node } = w;
+        let new_depth = depth - 1;
+        self.keys.push(child.key);
+        let mut v;
+        if n == 1 {
+            v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
+        } else {
+            let mut r = if reduce { reduction(depth, n) } else { 0 };
+            if r > 0 && gives_check() {
+                r = 0;
+            }
+            if pv_node && r > 0 {
+                r -= 1;
+            }
+            let r = r.min(new_depth - 1).max(0);
+            v = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1);
+            if v > alpha && r > 0 {
+                v = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1);
+            }
+            if v > alpha && v < beta {
+                v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
+            }
+        }
+        self.keys.pop();
+        v
+    }
+
+    /// Whether the side to move has a piece other than pawns and king (or
+    /// one in hand): null move is unsafe without one (zugzwang).
+    fn has_pieces(&self, pos: &Position<V>) -> bool {
+        let us = pos.by_color[pos.side];
+        let mut pawns_kings = pos.by_type[V::PAWN as usize];
+        if V::KING != 0 {
+            pawns_kings |= pos.by_type[V::KING as usize];
+        }
+        (us & !pawns_kings).any() || pos.hand_count(pos.side) > 0
+    }
+}

@@ -1,0 +1,203 @@
+//! `calvin datagen`: tiny runs of every variant read back, continuing a
+//! run (after a clean stop and after a game cut off while written), one
+//! thread is deterministic, settings that differ are refused.
+
+use calvin::datagen::format::{self, DataFile, End, NO_POINTS};
+use calvin::registry::{VARIANTS, new_game};
+use calvin::search::DECISIVE;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("calvin-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Runs `calvin datagen` with small settings and `extra`; returns (exit code, stderr).
+fn datagen(variant: &str, games: u32, out: &Path, extra: &[&str]) -> (i32, String) {
+    let games = games.to_string();
+    let mut args = vec!["datagen", "--variant", variant, "--games", &games, "--nodes", "400"];
+    args.extend(["--random-plies", "4", "--max-plies", "40", "--hash", "1", "--seed", "5"]);
+    args.extend(["--out", out.to_str().expect("utf-8 path")]);
+    args.extend(extra);
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(&args).output().expect("runs calvin");
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+fn read(path: &Path) -> DataFile {
+    format::parse(&std::fs::read(path).expect("file")).expect("parses")
+}
+
+#[test]
+fn every_variant_writes_a_file_that_reads_back() {
+    for &v in VARIANTS {
+        let out = temp(&format!("{v}.bin"));
+        let (code, err) = datagen(v, 2, &out, &["--quiet"]);
+        assert_eq!(code, 0, "{v}: {err}");
+        let data = read(&out);
+        assert_eq!(data.header.variant, v);
+        assert_eq!((data.header.seed, data.header.nodes, data.header.random_plies), (5, 400, 4));
+        assert_eq!(data.trailing, 0);
+        let mut indices: Vec<u32> = data.games.iter().map(|g| g.index).collect();
+        indices.sort();
+        assert_eq!(indices, [0, 1], "{v}");
+        assert!(data.positions() > 0, "{v}: no positions kept");
+        for g in &data.games {
+            assert!(g.result <= 2 && g.plies <= 40 && g.plies >= 4, "{v}: {g:?}");
+            assert!(g.records.len() <= (g.plies - 4) as usize, "{v}: more positions than searched plies");
+            if g.end == End::PlyCap {
+                assert_eq!((g.result, g.plies), (1, 40));
+            }
+            assert_eq!(g.white_points == NO_POINTS, g.black_points == NO_POINTS);
+            for r in &g.records {
+                assert!((r.score as i32).abs() < DECISIVE, "{v}: {r:?}");
+                assert!(r.ply >= 4 && r.ply < g.plies, "{v}: {r:?}");
+                let mut game = new_game(v).expect("variant");
+                game.set_position(Some(&r.fen), &[]).unwrap_or_else(|e| panic!("{v}: {} does not parse: {e}", r.fen));
+                assert_eq!(game.fen(), r.fen, "{v}");
+                let side = r.fen.split_whitespace().nth(1).expect("side field");
+                assert_eq!(side, ["w", "b"][r.stm as usize], "{v}: {r:?}");
+                assert!(game.outcome().is_none(), "{v}: a finished position was kept: {}", r.fen);
+            }
+        }
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic_and_two_play_the_same_games() {
+    let (a, b, c) = (temp("det-a.bin"), temp("det-b.bin"), temp("det-c.bin"));
+    assert_eq!(datagen("chess", 3, &a, &["--quiet"]).0, 0);
+    assert_eq!(datagen("chess", 3, &b, &["--quiet"]).0, 0);
+    assert_eq!(std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert_eq!(datagen("chess", 3, &c, &["--quiet", "--threads", "2"]).0, 0);
+    let mut games = read(&c).games;
+    games.sort_by_key(|g| g.index);
+    assert_eq!(games, read(&a).games);
+}
+
+#[test]
+fn a_stopped_run_continues_without_duplicates() {
+    let (whole, parts) = (temp("whole.bin"), temp("parts.bin"));
+    assert_eq!(datagen("ita", 4, &whole, &["--quiet"]).0, 0);
+    assert_eq!(datagen("ita", 2, &parts, &["--quiet"]).0, 0);
+    assert_eq!(read(&parts).games.len(), 2);
+    assert_eq!(datagen("ita", 4, &parts, &["--quiet"]).0, 0);
+    assert_eq!(std::fs::read(&parts).expect("parts"), std::fs::read(&whole).expect("whole"));
+    // Asking for games the file already holds plays none.
+    assert_eq!(datagen("ita", 3, &parts, &["--quiet"]).0, 0);
+    assert_eq!(std::fs::read(&parts).expect("parts"), std::fs::read(&whole).expect("whole"));
+}
+
+#[test]
+fn a_game_cut_off_while_written_is_dropped_and_played_again() {
+    let (whole, cut) = (temp("cut-whole.bin"), temp("cut.bin"));
+    assert_eq!(datagen("ito-shogi", 3, &whole, &["--quiet"]).0, 0);
+    let bytes = std::fs::read(&whole).expect("whole");
+    let last = read(&whole).games.last().expect("games").encode().len();
+    std::fs::write(&cut, &bytes[..bytes.len() - last / 2]).expect("write");
+    let data = read(&cut);
+    assert_eq!((data.games.len(), data.trailing), (2, (last - last / 2) as u64));
+    let (code, err) = datagen("ito-shogi", 3, &cut, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("games 1/1"), "{err}");
+    assert_eq!(std::fs::read(&cut).expect("cut"), bytes);
+}
+
+#[test]
+fn other_settings_and_bad_arguments_are_refused() {
+    let out = temp("settings.bin");
+    assert_eq!(datagen("etcetera", 1, &out, &["--quiet"]).0, 0);
+    let before = std::fs::read(&out).expect("file");
+    let (code, err) = datagen("etcetera", 2, &out, &["--quiet", "--seed", "6"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("other settings"), "{err}");
+    assert_eq!(std::fs::read(&out).expect("file"), before);
+    let (code, err) = datagen("shogi", 1, &temp("x.bin"), &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant 'shogi'"), "{err}");
+    let (code, err) = datagen("chess", 1, &temp("y.bin"), &["--nodes", "many"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--nodes wants a whole number"), "{err}");
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "info"]).output().expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_python_reader_agrees_with_the_engine() {
+    let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !python {
+        eprintln!("python3 not found: tools/train/calvin_data.py not tested");
+        return;
+    }
+    for v in ["ita", "ito-shogi", "historia-sako"] {
+        let out = temp(&format!("py-{v}.bin"));
+        assert_eq!(datagen(v, 2, &out, &["--quiet"]).0, 0);
+        let mut bytes = std::fs::read(&out).expect("file");
+        bytes.extend_from_slice(&[9, 0, 0]); // a block cut off
+        std::fs::write(&out, &bytes).expect("write");
+        let engine = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "info"]).arg(&out).output();
+        let reader = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/calvin_data.py"))
+            .arg(&out)
+            .output();
+        let (engine, reader) = (engine.expect("calvin runs"), reader.expect("python3 runs"));
+        assert!(engine.status.success() && reader.status.success(), "{}", String::from_utf8_lossy(&reader.stderr));
+        let text = String::from_utf8_lossy(&engine.stdout).into_owned();
+        assert!(text.contains("trailing-bytes 3"), "{text}");
+        assert_eq!(text, String::from_utf8_lossy(&reader.stdout), "{v}");
+    }
+}
+
+#[test]
+fn eval_writes_the_static_evaluation_of_every_position() {
+    let (data, evals) = (temp("eval.bin"), temp("eval.out"));
+    assert_eq!(datagen("historia-sako", 1, &data, &["--quiet"]).0, 0);
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .args(["datagen", "eval"])
+        .args([&data, &evals])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let raw = std::fs::read(&evals).expect("evals");
+    let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
+    assert_eq!(raw.len(), 4 * records.len());
+    let mut game = calvin::registry::new_game_with("historia-sako", &Default::default()).expect("variant");
+    for (r, e) in records.iter().zip(raw.chunks(4)) {
+        game.set_position(Some(&r.fen), &[]).expect("fen");
+        let white = if r.stm == 0 { game.evaluate() } else { -game.evaluate() };
+        assert_eq!(i32::from_le_bytes([e[0], e[1], e[2], e[3]]), white, "{}", r.fen);
+    }
+}
+
+/// The trainer's Python: the virtual environment `tools/train/run.sh` makes, else `python3`.
+fn trainer_python() -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/train/.venv/bin/python");
+    let python = if venv.exists() { venv } else { PathBuf::from("python3") };
+    let ok = Command::new(&python).args(["-c", "import numpy, scipy"]).output().is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn the_texel_fit_runs_on_top_of_the_engine_eval() {
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy and scipy not found: tools/train/texel.py not tested");
+        return;
+    };
+    let (data, weights) = (temp("texel.bin"), temp("texel.json"));
+    assert_eq!(datagen("ito-shogi", 4, &data, &["--quiet"]).0, 0);
+    let o = Command::new(python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/texel.py"))
+        .arg(&data)
+        .args(["--engine", env!("CARGO_BIN_EXE_calvin"), "--l2", "1e-7", "--out"])
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&weights).expect("weights");
+    for key in ["\"on_top_of_engine_eval\": true", "\"engine eval\"", "\"ranks\": 31", "\"files\": 1", "\"pst\""] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+}

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Texel tuning of a linear evaluation (material, hand and piece-square
+values per piece type, a tempo term) on `calvin datagen` files.
+
+    python3 tools/train/texel.py DATA.bin [DATA2.bin ...] --out WEIGHTS.json
+
+The features come from each position's FEN (tools/train/calvin_data.py):
+for every piece type (a letter, `+x` for a promoted one), White's count on
+the board less Black's, the same for the hands, and for every square
+(seen from the piece's own side: Black's squares mirrored rank for rank, as
+the engine's `relative_rank` does) +1 for a White piece there and -1 for a
+Black one; and +1/-1 for White/Black to move. The evaluation is their dot
+product with the weights, in centipawns from White's view.
+
+The fit: `K` is chosen so that sigmoid(score / K) best predicts the games'
+results (the scale that turns the engine's centipawns into an expected
+score); the weights then minimise the mean squared error between
+sigmoid(eval / K) and the target lambda * result + (1 - lambda) *
+sigmoid(score / K) (result: win 1, draw 0.5, loss 0, from White's view;
+docs/datagen.md says how Ita's score pairs map), plus an L2 penalty on the
+piece-square values (on every weight with `--engine`), its size chosen on
+the validation games (numbers ending in 1) unless given. scipy's L-BFGS-B
+does the minimising with the exact gradient. Games whose number ends in 0
+are held out: the report gives their loss for a constant 0.5, the search
+score itself, a material-only fit and the full fit.
+
+With `--engine PATH/calvin` the fit is made on top of the engine's own
+static evaluation (`calvin datagen eval`): the model is sigmoid((engine +
+features . weights) / K), and the weights are corrections to the engine's
+material and placement values, while its other terms (mobility, pawn
+structure, king safety, the variant's own) stay as they are. The report
+then also gives the held-out loss of the engine's evaluation alone.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from scipy import optimize, sparse
+
+import calvin_data
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+
+
+class Layout:
+    """Column numbers of the features of one variant's positions."""
+
+    def __init__(self, ranks, files, types, hand_types):
+        self.ranks, self.files = ranks, files
+        self.types = sorted(types)
+        self.hand_types = sorted(hand_types)
+        self.names = []
+        self.material = {t: self._add(f"material {t}") for t in self.types}
+        self.hand = {t: self._add(f"hand {t}") for t in self.hand_types}
+        self.tempo = self._add("tempo")
+        self.first_pst = len(self.names)
+        self.pst = {}
+        for t in self.types:
+            self.pst[t] = len(self.names)
+            for sq in range(ranks * files):
+                self.names.append(f"pst {t} {sq}")
+
+    def _add(self, name):
+        self.names.append(name)
+        return len(self.names) - 1
+
+
+def load(paths, snapshots):
+    """Reads the files (their bytes read once: a file may still grow):
+    (variant, positions as (pieces, hand, stm, score, result, game), layout)."""
+    rows, variant, types, hand_types, dims = [], None, set(), set(), None
+    for n, (path, b) in enumerate(zip(paths, snapshots)):
+        d = calvin_data.parse(b)
+        if variant not in (None, d.variant):
+            sys.exit(f"{path} is {d.variant}, the others {variant}")
+        variant = d.variant
+        for g in d.games:
+            result = g.result / 2.0
+            for r in g.records:
+                ranks, files, pieces, hand = calvin_data.parse_fen(r.fen)
+                dims = dims or (ranks, files)
+                types.update(p[0] for p in pieces)
+                hand_types.update(h[0] for h in hand)
+                rows.append((pieces, hand, r.stm, r.score, result, (n, g.index)))
+    if not rows:
+        sys.exit("no positions")
+    return variant, rows, Layout(dims[0], dims[1], types, hand_types)
+
+
+def matrix(rows, layout):
+    """The sparse feature matrix (one row per position, White's view)."""
+    data, cols, indptr = [], [], [0]
+    for pieces, hand, stm, _, _, _ in rows:
+        feats = {}
+        for t, colour, rank, file in pieces:
+            sign = 1 if colour == 0 else -1
+            rel = rank if colour == 0 else layout.ranks - 1 - rank
+            for c in (layout.material[t], layout.pst[t] + rel * layout.files + file):
+                feats[c] = feats.get(c, 0) + sign
+        for t, colour in hand:
+            c = layout.hand[t]
+            feats[c] = feats.get(c, 0) + (1 if colour == 0 else -1)
+        feats[layout.tempo] = 1 if stm == 0 else -1
+        for c, v in feats.items():
+            if v:
+                cols.append(c)
+                data.append(v)
+        indptr.append(len(cols))
+    return sparse.csr_matrix((np.array(data, float), np.array(cols), np.array(indptr)),
+                             shape=(len(rows), len(layout.names)))
+
+
+def fit_k(score, result):
+    """The K for which sigmoid(score / K) best predicts the results."""
+    loss = lambda k: np.mean((sigmoid(score / k) - result) ** 2)
+    return optimize.minimize_scalar(loss, bounds=(20, 5000), method="bounded").x
+
+
+def fit(X, y, k, penalised, l2, w0, base):
+    """Minimises mean (sigmoid((base + Xw)/k) - y)^2 + l2 * |w[penalised]|^2. The
+    optimiser works on w / k (about unit scale), so its tolerances mean
+    the same for every variant."""
+    n = X.shape[0]
+    mask = np.zeros(X.shape[1])
+    mask[penalised] = l2 * k * k
+
+    offset = base / k
+
+    def f(v):
+        p = sigmoid(offset + X @ v)
+        e = p - y
+        g = X.T @ (e * p * (1 - p)) * (2.0 / n) + 2 * mask * v
+        return np.mean(e * e) + np.sum(mask * v * v), g
+
+    opts = {"maxiter": 5000, "ftol": 1e-13, "gtol": 1e-9}
+    r = optimize.minimize(f, w0 / k, jac=True, method="L-BFGS-B", options=opts)
+    return r.x * k, r.nit
+
+
+def engine_evals(engine, snapshots):
+    """The engine's static evaluations (White's view) of every position of the files, in order."""
+    out = []
+    for b in snapshots:
+        with tempfile.TemporaryDirectory() as d:
+            data, evals = os.path.join(d, "data.bin"), os.path.join(d, "data.eval")
+            with open(data, "wb") as f:
+                f.write(b)
+            subprocess.run([engine, "datagen", "eval", data, evals], check=True, stdout=subprocess.DEVNULL)
+            out.append(np.fromfile(evals, dtype="<i4").astype(float))
+    return np.concatenate(out)
+
+
+def split(rows):
+    """Games numbered ...0 are the test set, ...1 the validation set (the
+    penalty is chosen on it), the rest the training set; all three are
+    every position where a file has too few games."""
+    g = np.array([r[5][1] % 10 for r in rows])
+    test, valid = g == 0, g == 1
+    train = ~(test | valid)
+    if not (train.any() and test.any() and valid.any()):
+        return (np.ones(len(rows), bool),) * 3
+    return train, valid, test
+
+
+def fit_models(X, y, k, base, layout, l2, engine):
+    """The material-only fit and the full fit, from the material fit.
+    Corrections to the engine's values (`engine`) are all held near 0
+    unless the data says otherwise; without it only the piece-square values."""
+    n_cols = X.shape[1]
+    material_cols = list(layout.material.values()) + list(layout.hand.values()) + [layout.tempo]
+    w_mat = np.zeros(n_cols)
+    sub_penalised = list(range(len(material_cols))) if engine else []
+    w_mat[material_cols], _ = fit(X[:, material_cols], y, k, sub_penalised, l2, np.zeros(len(material_cols)), base)
+    penalised = list(range(n_cols)) if engine else list(range(layout.first_pst, n_cols))
+    w, iterations = fit(X, y, k, penalised, l2, w_mat, base)
+    return w_mat, w, iterations
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--out", required=True, help="weights as JSON")
+    ap.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the result in the target")
+    ap.add_argument("--l2", type=float, help="penalty per cp^2 (default: the best of 1e-9 .. 1e-6 on validation games)")
+    ap.add_argument("--engine", help="calvin binary: fit corrections on top of its static evaluation")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    snapshots = []
+    for path in a.data:
+        with open(path, "rb") as f:
+            snapshots.append(f.read())
+    variant, rows, layout = load(a.data, snapshots)
+    X = matrix(rows, layout)
+    stm = np.array([r[2] for r in rows])
+    score_white = np.array([r[3] for r in rows], float) * np.where(stm == 0, 1, -1)
+    result = np.array([r[4] for r in rows])
+    base = np.zeros(len(rows))
+    if a.engine:
+        base = engine_evals(a.engine, snapshots)
+        if len(base) != len(rows):
+            sys.exit(f"the engine gave {len(base)} evaluations for {len(rows)} positions")
+    train, valid, test = split(rows)
+    k = fit_k(score_white[train], result[train])
+    y = a.lam * result + (1 - a.lam) * sigmoid(score_white / k)
+    mse = lambda p, on: float(np.mean((p[on] - y[on]) ** 2))
+    best = None
+    for l2 in [a.l2] if a.l2 is not None else [1e-9, 1e-8, 1e-7, 1e-6]:
+        w_mat, w, iterations = fit_models(X[train], y[train], k, base[train], layout, l2, a.engine)
+        v = mse(sigmoid((base + X @ w) / k), valid)
+        if best is None or v < best[0]:
+            best = (v, l2, w_mat, w, iterations)
+    _, l2, w_mat, w, iterations = best
+    a.l2 = l2
+    losses = {
+        "constant 0.5": mse(np.full(len(rows), 0.5), test),
+        "search score": mse(sigmoid(score_white / k), test),
+        "material fit": mse(sigmoid((base + X @ w_mat) / k), test),
+        "full fit": mse(sigmoid((base + X @ w) / k), test),
+    }
+    if a.engine:
+        losses["engine eval"] = mse(sigmoid(base / k), test)
+    size = layout.ranks * layout.files
+    out = {
+        "variant": variant,
+        "files": a.data,
+        "positions": len(rows),
+        "train_positions": int(train.sum()),
+        "test_positions": int(test.sum()),
+        "K": round(float(k), 2),
+        "lambda": a.lam,
+        "l2": a.l2,
+        "iterations": int(iterations),
+        "on_top_of_engine_eval": bool(a.engine),
+        "seconds": round(time.time() - t0, 1),
+        "test_mse": {name: round(v, 6) for name, v in losses.items()},
+        "board": {"ranks": layout.ranks, "files": layout.files},
+        "material": {t: round(float(w[c])) for t, c in layout.material.items()},
+        "material_only_fit": {t: round(float(w_mat[c])) for t, c in layout.material.items()},
+        "hand": {t: round(float(w[c])) for t, c in layout.hand.items()},
+        "tempo": round(float(w[layout.tempo])),
+        "pst": {
+            t: [[round(float(v)) for v in w[c + r * layout.files:c + (r + 1) * layout.files]]
+                for r in range(layout.ranks)]
+            for t, c in layout.pst.items()
+        },
+    }
+    assert all(len(sum(v, [])) == size for v in out["pst"].values())
+    with open(a.out, "w") as f:
+        json.dump(out, f, indent=1)
+    print(f"{variant}: {len(rows)} positions, K {k:.1f}, l2 {l2:g}, {iterations} iterations, {out['seconds']} s")
+    for name, v in losses.items():
+        print(f"  test MSE {name:14} {v:.6f}")
+    if a.engine:
+        print("  (material and piece-square values are corrections to the engine's evaluation)")
+    print("  material " + " ".join(f"{t}={v}" for t, v in out["material"].items()))
+    if out["hand"]:
+        print("  hand     " + " ".join(f"{t}={v}" for t, v in out["hand"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
