@@ -3,6 +3,7 @@
 //! protocol: the protocol loops (UCI, USI, CECP) call it and format what it reports.
 
 use crate::engine_game::EngineGame;
+use crate::errors::{MoveError, OptionError, PositionError};
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
@@ -39,21 +40,25 @@ struct Running {
     handle: JoinHandle<u64>,
 }
 
+/// The engine's state is private: the protocols read it through the
+/// accessors, change it through the setters (which check their input and
+/// wait for a running search where they must), and learn what a search
+/// finds from its events ([`Engine::events`]).
 pub struct Engine {
-    pub game: Box<dyn EngineGame>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
+    game: Box<dyn EngineGame>,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
     /// How the variant plans its clock (`ItaTimeMode`: Ita's regeneration
     /// modes; other variants ignore it).
-    pub time_mode: String,
+    time_mode: String,
     /// The rule options every new game is built with (see [`Engine::set_rules`]).
     rules: RuleOptions,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
     events_tx: Sender<Event>,
     /// Search events (info lines, the best move) for the protocol to print.
-    pub events: Receiver<Event>,
+    events: Receiver<Event>,
 }
 
 impl Default for Engine {
@@ -83,10 +88,51 @@ impl Engine {
         self.game.variant()
     }
 
+    /// The current game (the position being searched while a search runs).
+    pub fn game(&self) -> &dyn EngineGame {
+        self.game.as_ref()
+    }
+
+    /// Plays one more move in the current game (waiting for a running search).
+    pub fn push_move(&mut self, mv: &str) -> Result<(), MoveError> {
+        self.wait();
+        self.game.push_move(mv)
+    }
+
+    /// What running searches report: `Info` lines and one `BestMove` per `go`.
+    pub fn events(&self) -> &Receiver<Event> {
+        &self.events
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn multipv(&self) -> usize {
+        self.multipv
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
+    pub fn time_mode(&self) -> &str {
+        &self.time_mode
+    }
+
+    /// The clock planning mode the variant is asked with (`ItaTimeMode`).
+    pub fn set_time_mode(&mut self, mode: &str) {
+        self.time_mode = mode.to_string();
+    }
+
     /// Switches variant (a new game from its start position).
-    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+    pub fn set_variant(&mut self, name: &str) -> Result<(), OptionError> {
         let g = new_game_with(name, &self.rules)
-            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", VARIANTS.join(" ")))?;
+            .ok_or_else(|| OptionError::UnknownVariant { name: name.into(), known: VARIANTS.join(" ") })?;
         self.wait();
         self.game = g;
         self.tt.clear();
@@ -95,12 +141,12 @@ impl Engine {
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused
     /// and the old table kept.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), OptionError> {
         if !(1..=MAX_HASH_MB).contains(&mb) {
-            return Err(format!("Hash must be 1..{MAX_HASH_MB}"));
+            return Err(OptionError::Range { name: "Hash", min: 1, max: MAX_HASH_MB, note: "" });
         }
-        if let Some(total) = memory_mb().filter(|&t| mb > t / 2) {
-            return Err(format!("Hash {mb} MiB is more than half of this machine's memory ({total} MiB)"));
+        if let Some(total_mb) = memory_mb().filter(|&t| mb > t / 2) {
+            return Err(OptionError::Memory { mb, total_mb });
         }
         self.wait();
         self.hash_mb = mb;
@@ -109,10 +155,15 @@ impl Engine {
     }
 
     /// Search threads: 1 up to the cores times 8.
-    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
-        let most = threads_limit();
-        if !(1..=most).contains(&n) {
-            return Err(format!("Threads must be 1..{most} on this machine (its cores times 8)"));
+    pub fn set_threads(&mut self, n: usize) -> Result<(), OptionError> {
+        let max = threads_limit();
+        if !(1..=max).contains(&n) {
+            return Err(OptionError::Range {
+                name: "Threads",
+                min: 1,
+                max,
+                note: " on this machine (its cores times 8)",
+            });
         }
         self.threads = n;
         Ok(())
@@ -147,7 +198,7 @@ impl Engine {
         rebuilt
     }
 
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         self.wait();
         self.game.set_position(fen, moves)
     }

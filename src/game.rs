@@ -4,6 +4,7 @@
 //! [`crate::engine_game::EngineGame`]'s), so a referee can use it alone.
 //! `AnyGame` is its object-safe face; everything below it is monomorphised.
 
+use crate::errors::{MoveError, PositionError};
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
@@ -14,9 +15,9 @@ pub trait AnyGame: Send {
     fn variant(&self) -> &'static str;
     /// Sets up `fen` (or the start position) and plays `moves`; on any error
     /// the game is left as it was.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     /// Plays one more move from the current position.
-    fn push_move(&mut self, mv: &str) -> Result<(), String>;
+    fn push_move(&mut self, mv: &str) -> Result<(), MoveError>;
     fn fen(&self) -> String;
     /// The side to move: 0 White (first player), 1 Black.
     fn side_to_move(&self) -> usize;
@@ -95,14 +96,14 @@ impl<V: Variant> Game<V> {
         }
         None
     }
-    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
         let pos = *self.pos();
         if let Some(o) = self.outcome() {
-            return Err(format!("the game is over ({}, {})", o.result_string(), o.reason));
+            return Err(MoveError::GameOver { result: o.result_string(), reason: o.reason.clone() });
         }
         let m = pos.parse_uci_move(text)?;
         if let Some(why) = self.refusal(m) {
-            return Err(format!("illegal move '{text}': {why}"));
+            return Err(MoveError::Illegal { text: text.into(), rule: Some(why) });
         }
         self.moves.push(m);
         self.history.push(pos.play(m));
@@ -134,11 +135,11 @@ impl<V: Variant> AnyGame for Game<V> {
     fn variant(&self) -> &'static str {
         V::NAME
     }
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         // The rule options of this game stay with its new positions.
         let rules = self.start.rules;
         let start = match fen {
-            Some(f) => Position::from_fen_with(f, rules).map_err(|e| format!("bad FEN: {e}"))?,
+            Some(f) => Position::from_fen_with(f, rules).map_err(PositionError::Fen)?,
             None => Position::startpos_with(rules),
         };
         let mut g = Game::new(start);
@@ -148,7 +149,7 @@ impl<V: Variant> AnyGame for Game<V> {
         *self = g;
         Ok(())
     }
-    fn push_move(&mut self, mv: &str) -> Result<(), String> {
+    fn push_move(&mut self, mv: &str) -> Result<(), MoveError> {
         self.play_text(mv)
     }
     fn fen(&self) -> String {

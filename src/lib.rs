@@ -6,6 +6,7 @@ pub mod bitboard;
 pub mod datagen;
 pub mod engine;
 pub mod engine_game;
+pub mod errors;
 pub mod eval;
 pub mod game;
 pub mod geometry;

@@ -1,6 +1,7 @@
 //! The protocol's text moves (UCI long algebraic, extended as in the rulings)
 //! converted to and from the engine's moves through the position.
 
+use crate::errors::MoveError;
 use crate::geometry::Geometry;
 use crate::moves::{Kind, Move};
 use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE, Position};
@@ -49,24 +50,24 @@ impl<V: Variant> Position<V> {
 
     /// Finds the legal move written `text`. Errors say whether the text is
     /// not a move at all or not legal here.
-    pub fn parse_uci_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
         if let Some(&m) = legal.iter().find(|&&m| V::native_move_text(self, m).is_some_and(|t| t == text)) {
             return Ok(m);
         }
         if !looks_like_move(text) {
-            return Err(format!("'{text}' is not a move"));
+            return Err(MoveError::NotAMove { text: text.into() });
         }
         for sq in square_tokens(text) {
             if V::G::parse_square(sq).is_none() {
-                return Err(format!("illegal move '{text}': {sq} is not a square of {}", V::NAME));
+                return Err(MoveError::NotASquare { text: text.into(), square: sq.into(), variant: V::NAME });
             }
         }
         legal
             .iter()
             .copied()
             .find(|&m| self.move_to_canonical(m) == text)
-            .ok_or_else(|| format!("illegal move '{text}'"))
+            .ok_or_else(|| MoveError::Illegal { text: text.into(), rule: None })
     }
 }
 

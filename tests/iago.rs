@@ -82,7 +82,10 @@ fn the_amazon_moves_as_queen_and_knight() {
     // The rulings know no Amazon, nor does a game whose reserve holds none.
     assert!(new_game_with_rules("iago-b", &RuleOptions::default()).unwrap().set_position(Some(fen), &[]).is_err());
     let mut g = game("iago-b", &[(Bare, "true")], None);
-    assert_eq!(g.set_position(Some(fen), &[]), Err("bad FEN: no Amazon in this game (IagoReserve holds none)".into()));
+    assert_eq!(
+        g.set_position(Some(fen), &[]).map_err(|e| e.to_string()),
+        Err("bad FEN: no Amazon in this game (IagoReserve holds none)".to_string())
+    );
 }
 
 #[test]

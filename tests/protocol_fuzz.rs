@@ -115,7 +115,7 @@ fn fen(r: &mut Rng, s: &mut Session<Vec<u8>>) -> String {
     // The engine's own moves in CECP depend on the search: not read.
     if r.chance(40) && s.mode != Mode::Cecp {
         s.finish();
-        return s.engine.game.fen();
+        return s.engine.game().fen();
     }
     let n = 1 + r.below(6);
     (0..n).map(|_| r.pick(FEN_PIECES).to_string()).collect::<Vec<_>>().join(" ")
@@ -128,7 +128,7 @@ fn moves(r: &mut Rng, s: &mut Session<Vec<u8>>) -> String {
         vec!["e2e4".to_string(), "e7e5".into(), "g1f3".into(), "b8c6".into(), "a2a3".into(), "a13a14".into()]
     } else {
         s.finish();
-        s.engine.game.legal_moves()
+        s.engine.game().legal_moves()
     };
     let w = s.move_writer();
     let n = r.below(4);
@@ -282,7 +282,7 @@ fn fuzz(seed: u64, mode: Mode, lines: usize) {
         }
         let ran_at_once = !s.busy();
         let queue_empty = s.queued() == 0;
-        let fen_before = s.engine.game.fen();
+        let fen_before = s.engine.game().fen();
         let before = s.out.len();
         assert!(s.handle_bytes(&line), "seed {seed} line {i}: quit");
         let out = String::from_utf8_lossy(&s.out[before..]).to_string();
@@ -294,12 +294,12 @@ fn fuzz(seed: u64, mode: Mode, lines: usize) {
         // Bad lines wait in turn behind queued commands.
         if must_fail && queue_empty {
             assert_eq!(errors, 1, "{what}: {out}");
-            assert_eq!(s.engine.game.fen(), fen_before, "{what} changed the position");
+            assert_eq!(s.engine.game().fen(), fen_before, "{what} changed the position");
         }
         if ran_at_once && s.queued() == 0 {
             assert!(errors <= 1, "{what}: {errors} errors: {out}");
             if errors == 1 && matches!(word, "position" | "setboard" | "usermove") {
-                assert_eq!(s.engine.game.fen(), fen_before, "{what} changed the position");
+                assert_eq!(s.engine.game().fen(), fen_before, "{what} changed the position");
             }
         }
         if !must_fail {

@@ -9,6 +9,7 @@
 
 use super::{Mode, Session, Timing};
 use crate::engine_game::EngineGame;
+use crate::errors::{MoveError, PositionError};
 use crate::game::VariantDesc;
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Score};
@@ -217,17 +218,17 @@ impl<W: Write> Session<W> {
 
     /// `setup` and `piece` lines for a variant XBoard does not know.
     pub fn cecp_setup(&mut self) {
-        let d = self.engine.game.describe();
-        if self.engine.game.xboard_name() == Some("normal") {
+        let d = self.engine.game().describe();
+        if self.engine.game().xboard_name() == Some("normal") {
             return;
         }
-        let fen = self.engine.game.xboard_fen_out(d.start_fen);
+        let fen = self.engine.game().xboard_fen_out(d.start_fen);
         let l =
             format!("setup ({}) {}x{}+{}_{} {}", piece_table(&d), d.files, d.ranks, holdings(&d), template(&d), fen);
         self.say(&l);
         for t in 1..=d.pieces.len() as u8 {
             let letter = d.pieces[t as usize - 1].letter;
-            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game.as_ref()));
+            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game()));
             self.say(&l);
         }
     }
@@ -255,7 +256,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Rebuilds the game from the start position and the move list.
-    fn cecp_replay(&mut self) -> Result<(), String> {
+    fn cecp_replay(&mut self) -> Result<(), PositionError> {
         let moves: Vec<&str> = self.cecp.moves.iter().map(String::as_str).collect();
         let fen = self.cecp.start_fen.clone();
         self.engine.set_position(fen.as_deref(), &moves)
@@ -276,7 +277,7 @@ impl<W: Write> Session<W> {
 
     /// Prints the result if the game is over; returns whether it is.
     fn cecp_check_over(&mut self) -> bool {
-        match self.engine.game.outcome() {
+        match self.engine.game().outcome() {
             Some(o) => {
                 let l = Self::cecp_result_line(&o);
                 self.say(&l);
@@ -290,7 +291,7 @@ impl<W: Write> Session<W> {
     fn cecp_limits(&self) -> Limits {
         let c = &self.cecp;
         let mut l = Limits { depth: c.sd, ..Limits::default() };
-        let us = self.engine.game.side_to_move();
+        let us = self.engine.game().side_to_move();
         if let Some(st) = c.st {
             l.movetime = Some(st);
         } else if let Some((mps, base, inc)) = c.level {
@@ -320,8 +321,8 @@ impl<W: Write> Session<W> {
             self.start_search(Limits { infinite: true, ..Limits::default() });
             return;
         }
-        let stm = self.engine.game.side_to_move();
-        if self.cecp.engine_side == Some(stm) && self.engine.game.outcome().is_none() {
+        let stm = self.engine.game().side_to_move();
+        if self.cecp.engine_side == Some(stm) && self.engine.game().outcome().is_none() {
             self.cecp.thinking = true;
             let l = self.cecp_limits();
             self.start_search(l);
@@ -329,7 +330,7 @@ impl<W: Write> Session<W> {
     }
 
     /// A move text from XBoard as the engine's move (multi-leg igui included).
-    fn cecp_read_move(&self, text: &str) -> Result<String, String> {
+    fn cecp_read_move(&self, text: &str) -> Result<String, MoveError> {
         let m = self.move_writer().read(text)?;
         if let Some((a, b)) = m.split_once(',') {
             // An igui: to the victim and back (`e5a5,a5e5`) is `e5a5`.
@@ -346,7 +347,7 @@ impl<W: Write> Session<W> {
                     return Ok(format!("{f1}{t1}"));
                 }
             }
-            return Err(format!("'{text}' is not a move"));
+            return Err(MoveError::NotAMove { text: text.into() });
         }
         Ok(m)
     }
@@ -366,7 +367,7 @@ impl<W: Write> Session<W> {
     /// The two squares of a move if it is an igui capture (the capturer
     /// stays on its square).
     fn igui_squares(&self, m: &str) -> Option<(String, String)> {
-        if !self.engine.game.is_igui(m) {
+        if !self.engine.game().is_igui(m) {
             return None;
         }
         match square_list(m).as_slice() {
@@ -377,12 +378,12 @@ impl<W: Write> Session<W> {
 
     /// `highlight` for the legal moves of the piece on `square` (canonical).
     fn cecp_highlight(&mut self, square: &str) {
-        let d = self.engine.game.describe();
-        let Some(fen_board) = board_grid(&self.engine.game.fen(), d.files, d.ranks) else {
+        let d = self.engine.game().describe();
+        let Some(fen_board) = board_grid(&self.engine.game().fen(), d.files, d.ranks) else {
             return;
         };
         let mut marks = vec![None::<char>; d.files * d.ranks];
-        for m in self.engine.game.legal_moves() {
+        for m in self.engine.game().legal_moves() {
             let sqs = square_list(&m);
             if m.contains('@') || sqs.len() < 2 || sqs[0] != square {
                 continue;
@@ -449,7 +450,7 @@ impl<W: Write> Session<W> {
                 match best {
                     Some(m) => {
                         let out = self.cecp_write_move(&m);
-                        if self.engine.game.push_move(&m).is_ok() {
+                        if self.engine.push_move(&m).is_ok() {
                             self.cecp.moves.push(m);
                             for l in out {
                                 self.say(&format!("move {l}"));
@@ -533,12 +534,12 @@ impl<W: Write> Session<W> {
                 self.cecp.analyzing = false;
             }
             "go" => {
-                self.cecp.engine_side = Some(self.engine.game.side_to_move());
+                self.cecp.engine_side = Some(self.engine.game().side_to_move());
                 if !self.cecp_check_over() {
                     self.cecp_maybe_think();
                 }
             }
-            "playother" => self.cecp.engine_side = Some(self.engine.game.side_to_move() ^ 1),
+            "playother" => self.cecp.engine_side = Some(self.engine.game().side_to_move() ^ 1),
             "white" | "black" => self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 }),
             "setboard" => self.cecp_setboard(rest),
             "undo" | "remove" => self.cecp_undo(if cmd == "undo" { 1 } else { 2 }),
@@ -621,7 +622,7 @@ impl<W: Write> Session<W> {
             "lift" => {
                 let w = self.move_writer();
                 match w.read(rest) {
-                    Ok(sq) if square_index(&sq, self.engine.game.describe().files).is_some() => {
+                    Ok(sq) if square_index(&sq, self.engine.game().describe().files).is_some() => {
                         self.cecp.lifted = Some(sq.clone());
                         self.cecp_highlight(&sq);
                     }
@@ -629,7 +630,7 @@ impl<W: Write> Session<W> {
                 }
             }
             "d" => {
-                let text = format!("{}\nFen: {}", self.engine.game.pretty(), self.engine.game.fen());
+                let text = format!("{}\nFen: {}", self.engine.game().pretty(), self.engine.game().fen());
                 self.say(&text);
             }
             _ => match arg_num(rest) {
@@ -641,7 +642,7 @@ impl<W: Write> Session<W> {
 
     /// `setboard <FEN>`: the new position, or `tellusererror` keeping the old.
     fn cecp_setboard(&mut self, rest: &str) {
-        let fen = self.engine.game.xboard_fen_in(rest);
+        let fen = self.engine.game().xboard_fen_in(rest);
         match self.engine.set_position(Some(&fen), &[]) {
             Ok(()) => {
                 self.cecp.start_fen = Some(fen);
@@ -668,7 +669,7 @@ impl<W: Write> Session<W> {
     }
 
     fn cecp_usermove(&mut self, text: &str) {
-        let played = self.cecp_read_move(text).and_then(|m| self.engine.game.push_move(&m).map(|()| m));
+        let played = self.cecp_read_move(text).and_then(|m| self.engine.push_move(&m).map(|()| m));
         match played {
             Ok(m) => {
                 self.cecp.moves.push(m);
@@ -677,13 +678,9 @@ impl<W: Write> Session<W> {
                 }
             }
             Err(e) => {
-                // "illegal move 'x'" says nothing more than the line; keep any reason.
-                let l = match e.strip_prefix("illegal move '").and_then(|r| r.split_once('\'')) {
-                    Some((_, "")) => format!("Illegal move: {text}"),
-                    Some((_, why)) => {
-                        format!("Illegal move ({}): {text}", why.trim_start_matches(": "))
-                    }
-                    None => format!("Illegal move ({e}): {text}"),
+                let l = match e.detail() {
+                    None => format!("Illegal move: {text}"),
+                    Some(why) => format!("Illegal move ({why}): {text}"),
                 };
                 self.say(&l);
             }

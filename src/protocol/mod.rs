@@ -146,7 +146,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Reports bad input: exactly one line, in the mode's form.
-    pub fn error(&mut self, msg: &str) {
+    pub fn error(&mut self, msg: impl std::fmt::Display) {
         let l = match self.mode {
             Mode::Cecp => format!("Error ({msg}): {}", self.cecp.current_command),
             _ => format!("info string error {msg}"),
@@ -218,7 +218,7 @@ impl<W: Write> Session<W> {
     fn refuse(&mut self, line: &str) {
         let cmd = split_command(line).0;
         self.cecp.current_command = line.to_string();
-        self.error(&format!("{cmd}: refused during a search with no end in sight (send stop first)"));
+        self.error(format!("{cmd}: refused during a search with no end in sight (send stop first)"));
     }
 
     /// Whether a queued command starts a search.
@@ -252,7 +252,7 @@ impl<W: Write> Session<W> {
     /// runs queued commands once nothing runs. Never blocks.
     pub fn pump(&mut self) {
         loop {
-            if let Ok(ev) = self.engine.events.try_recv() {
+            if let Ok(ev) = self.engine.events().try_recv() {
                 self.on_event(ev);
             } else if let Ok(w) = self.work_rx.try_recv() {
                 self.on_work(w);
@@ -321,7 +321,7 @@ impl<W: Write> Session<W> {
     pub fn finish(&mut self) {
         while !self.out_closed {
             if self.awaiting_best && self.search_ends {
-                if let Ok(ev) = self.engine.events.recv() {
+                if let Ok(ev) = self.engine.events().recv() {
                     self.on_event(ev);
                 }
             } else if self.work.is_some() {
@@ -359,7 +359,7 @@ impl<W: Write> Session<W> {
         while self.awaiting_best {
             self.cecp.thinking = false;
             self.stop_search();
-            match self.engine.events.recv() {
+            match self.engine.events().recv() {
                 Ok(ev) => self.on_event(ev),
                 Err(_) => self.awaiting_best = false,
             }
@@ -374,7 +374,7 @@ impl<W: Write> Session<W> {
 
     /// Starts a search; commands that change the state wait for it.
     pub fn start_search(&mut self, limits: Limits) {
-        self.search_ends = ends_on_its_own(&limits, self.engine.game.side_to_move());
+        self.search_ends = ends_on_its_own(&limits, self.engine.game().side_to_move());
         self.awaiting_best = true;
         self.engine.go(limits);
     }
@@ -420,7 +420,7 @@ impl<W: Write> Session<W> {
     /// Runs `go perft` in the background: Stockfish's divide format. A
     /// depth the variant cannot count in reasonable time is refused.
     pub fn start_perft(&mut self, depth: u32) {
-        let game = self.engine.game.clone_box();
+        let game = self.engine.game().clone_box();
         let conv = self.move_writer();
         let (most, command) = (self.perft_max_nodes, self.cecp.current_command.clone());
         self.start_work(move |send, stop| {
@@ -517,7 +517,7 @@ pub fn run() {
     std::thread::spawn(move || input::read_lines(std::io::stdin().lock(), &tx));
     let stdout = std::io::stdout();
     let mut s = Session::new(stdout.lock());
-    let events = s.engine.events.clone();
+    let events = s.engine.events().clone();
     let work = s.work_rx.clone();
     while !s.out_closed {
         select! {
@@ -530,7 +530,7 @@ pub fn run() {
                 }
                 Ok(input::Line::TooLong) => {
                     s.cecp.current_command = "...".into();
-                    s.error(&format!("the line is longer than {} bytes", input::MAX_LINE));
+                    s.error(format!("the line is longer than {} bytes", input::MAX_LINE));
                 }
                 Err(_) => {
                     s.settle();

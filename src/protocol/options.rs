@@ -4,6 +4,7 @@
 
 use super::{Mode, Session};
 use crate::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::errors::OptionError;
 use crate::registry::{RuleKind, RuleOption, VARIANTS};
 use std::io::Write;
 
@@ -32,6 +33,8 @@ pub struct Opt {
     pub kind: Kind,
 }
 
+pub const MAX_MULTIPV: usize = 256;
+
 pub const ITA_TIME_MODES: [&str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
 
 /// The name an option has in a mode (USI prefixes the standard ones).
@@ -50,7 +53,7 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
         Opt { name: "Hash", kind: Kind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: MAX_HASH_MB as i64 } },
         Opt { name: "Clear Hash", kind: Kind::Button },
         Opt { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: MAX_THREADS as i64 } },
-        Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: 256 } },
+        Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV as i64 } },
         Opt { name: "Ponder", kind: Kind::Check { default: false } },
         Opt {
             name: "UCI_Variant",
@@ -129,68 +132,68 @@ pub fn cecp_line(o: &Opt) -> Option<String> {
 }
 
 impl<W: Write> Session<W> {
-    /// Sets an option by any of its names (case-insensitive).
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let int = |v: Option<&str>| -> Result<usize, String> {
-            v.ok_or(format!("option {name} needs a value"))?
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| format!("option {name}: '{}' is not a number", v.unwrap_or("")))
+    /// Sets an option by any of its names (case-insensitive); on an error
+    /// the old value is kept.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        let int = |v: Option<&str>| -> Result<usize, OptionError> {
+            let v = v.ok_or_else(|| OptionError::NeedsValue(name.into()))?;
+            v.trim().parse::<usize>().map_err(|_| OptionError::NotANumber { name: name.into(), value: v.into() })
         };
+        let word = value.map(|v| v.trim().to_ascii_lowercase());
+        let choice = |name: &'static str, choices: &str| OptionError::Choice { name, choices: choices.into() };
         match name.to_ascii_lowercase().as_str() {
             "hash" | "usi_hash" => self.engine.set_hash(int(value)?),
             "threads" => self.engine.set_threads(int(value)?),
             "multipv" => {
                 let n = int(value)?;
-                if !(1..=256).contains(&n) {
-                    return Err("MultiPV must be 1..256".into());
+                if !(1..=MAX_MULTIPV).contains(&n) {
+                    return Err(OptionError::Range { name: "MultiPV", min: 1, max: MAX_MULTIPV, note: "" });
                 }
-                self.engine.multipv = n;
+                self.engine.set_multipv(n);
                 Ok(())
             }
             "clear hash" => {
                 self.engine.clear_hash();
                 Ok(())
             }
-            "ponder" | "usi_ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") | Some("false") | Some("1") | Some("0") => Ok(()),
-                _ => Err("Ponder is true or false".into()),
+            "ponder" | "usi_ponder" => match word.as_deref() {
+                Some("true" | "false" | "1" | "0") => Ok(()),
+                _ => Err(choice("Ponder", "true or false")),
             },
             "uci_variant" | "usi_variant" => {
-                let v = value.ok_or("option UCI_Variant needs a value")?.trim();
+                let v = value.ok_or_else(|| OptionError::NeedsValue("UCI_Variant".into()))?.trim();
                 self.engine.set_variant(v)?;
                 self.variant_changed();
                 Ok(())
             }
             "itanotation" => {
-                match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                    Some("canonical") => self.native_notation = false,
-                    Some("native") => self.native_notation = true,
-                    _ => return Err("ItaNotation is canonical or native".into()),
-                }
+                self.native_notation = match word.as_deref() {
+                    Some("canonical") => false,
+                    Some("native") => true,
+                    _ => return Err(choice("ItaNotation", "canonical or native")),
+                };
                 Ok(())
             }
-            "itatimemode" => {
-                let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
-                if !ITA_TIME_MODES.contains(&v.as_str()) {
-                    return Err(format!("ItaTimeMode is one of {}", ITA_TIME_MODES.join(" ")));
+            "itatimemode" => match word {
+                Some(v) if ITA_TIME_MODES.contains(&v.as_str()) => {
+                    self.engine.set_time_mode(&v);
+                    Ok(())
                 }
-                self.engine.time_mode = v;
-                Ok(())
-            }
+                _ => Err(choice("ItaTimeMode", &format!("one of {}", ITA_TIME_MODES.join(" ")))),
+            },
             _ => match RuleOption::from_name(name) {
                 Some(option) => self.set_rule_option(option, value),
-                None => Err(format!("unknown option '{name}'")),
+                None => Err(OptionError::Unknown(name.into())),
             },
         }
     }
 
     /// Sets a rule option; the variants it concerns start again from their
     /// start position when it is theirs.
-    fn set_rule_option(&mut self, option: RuleOption, value: Option<&str>) -> Result<(), String> {
+    fn set_rule_option(&mut self, option: RuleOption, value: Option<&str>) -> Result<(), OptionError> {
         let mut rules = *self.engine.rules();
-        let value = value.ok_or_else(|| format!("option {} needs a value", option.name()))?;
-        option.apply(&mut rules, value).map_err(|e| e.to_string())?;
+        let value = value.ok_or_else(|| OptionError::NeedsValue(option.name().into()))?;
+        option.apply(&mut rules, value).map_err(|e| OptionError::Rule(e.to_string()))?;
         let concerns: Vec<&str> = option.concerns().map(|v| v.name()).collect();
         // XBoard learns the pieces and the parent variant from the setup,
         // which the options may change: it is sent again.
@@ -215,7 +218,7 @@ impl<W: Write> Session<W> {
     /// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`,
     /// as Fairy-Stockfish prints it.
     pub fn variant_line(&self) -> String {
-        let d = self.engine.game.describe();
+        let d = self.engine.game().describe();
         format!(
             "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
             d.name,

@@ -1,5 +1,6 @@
 //! Parsing of `position` and `go` (our own code: the UCI crate only knows 8x8).
 
+use crate::errors::PositionError;
 use crate::timeman::Limits;
 
 #[derive(Debug, PartialEq, Eq)]
@@ -15,7 +16,8 @@ pub struct PositionCmd<'a> {
 pub const MAX_POSITION_MOVES: usize = 20_000;
 
 /// `startpos [moves ...]` or `fen <fields> [moves ...]`.
-pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
+pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, PositionError> {
+    let bad = |s: String| Err(PositionError::Command(s));
     let mut tokens = rest.split_whitespace();
     let first = tokens.next();
     let fen = match first {
@@ -34,20 +36,20 @@ pub fn parse_position(rest: &str) -> Result<PositionCmd<'_>, String> {
                 tokens.next();
             }
             if fields.is_empty() {
-                return Err("position fen: the FEN is missing".into());
+                return bad("position fen: the FEN is missing".into());
             }
             Some(fields.join(" "))
         }
-        Some(t) => return Err(format!("position: expected startpos or fen, got '{t}'")),
-        None => return Err("position: expected startpos or fen".into()),
+        Some(t) => return bad(format!("position: expected startpos or fen, got '{t}'")),
+        None => return bad("position: expected startpos or fen".into()),
     };
     let moves: Vec<&str> = match tokens.next() {
         None => Vec::new(),
         Some("moves") => tokens.collect(),
-        Some(t) => return Err(format!("position: unexpected '{t}'")),
+        Some(t) => return bad(format!("position: unexpected '{t}'")),
     };
     if moves.len() > MAX_POSITION_MOVES {
-        return Err(format!("position: more than {MAX_POSITION_MOVES} moves"));
+        return Err(PositionError::TooManyMoves(MAX_POSITION_MOVES));
     }
     Ok(PositionCmd { fen, sfen: first == Some("sfen"), moves })
 }

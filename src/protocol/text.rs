@@ -8,6 +8,7 @@
 
 use super::Mode;
 use super::Session;
+use crate::errors::MoveError;
 use crate::variants::NativeNotation;
 use std::io::Write;
 
@@ -74,13 +75,14 @@ impl MoveText {
 
     /// The GUI's move text in the engine's notation. Errors say why the
     /// text is not a move of this notation.
-    pub fn read(&self, m: &str) -> Result<String, String> {
+    pub fn read(&self, m: &str) -> Result<String, MoveError> {
         match self.mode {
             Mode::Uci | Mode::Usi => {
                 let m = if self.mode == Mode::Usi { m.replacen('*', "@", 1) } else { m.to_string() };
                 match self.native {
-                    Some(n) if m != "0000" => (n.move_to_canonical)(&m).ok_or_else(|| {
-                        format!("'{m}' is not a move in native {} squares", n.option.trim_end_matches("Notation"))
+                    Some(n) if m != "0000" => (n.move_to_canonical)(&m).ok_or_else(|| MoveError::NotNative {
+                        notation: n.option.trim_end_matches("Notation"),
+                        text: m,
                     }),
                     _ => Ok(m),
                 }
@@ -91,7 +93,7 @@ impl MoveText {
                 }
                 if self.zero_based_ranks {
                     map_squares(m, |f, r| r.checked_add(1).map(|r| (f, r)))
-                        .ok_or_else(|| format!("'{m}' is not a move"))
+                        .ok_or_else(|| MoveError::NotAMove { text: m.into() })
                 } else {
                     Ok(m.into())
                 }
@@ -103,17 +105,17 @@ impl MoveText {
 impl<W: Write> Session<W> {
     /// The move converter for the current mode, variant and options.
     pub fn move_writer(&self) -> MoveText {
-        let native = self.engine.game.native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
+        let native = self.engine.game().native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
         MoveText {
             mode: self.mode,
             native,
-            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game.describe().ranks == 10,
+            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game().describe().ranks == 10,
         }
     }
 
     /// The board picture of `d`, with the native file names when chosen.
     pub fn board_picture(&self) -> String {
-        let p = self.engine.game.pretty();
+        let p = self.engine.game().pretty();
         let Some(native) = self.move_writer().native else {
             return p;
         };

@@ -3,6 +3,7 @@
 use super::parse::{GoCmd, parse_position};
 use super::text::MoveText;
 use super::{Mode, Session, Timing};
+use crate::errors::PositionError;
 use crate::search::{Event, Info, Score};
 use std::io::Write;
 use vampirc_uci::UciMessage;
@@ -41,7 +42,7 @@ impl<W: Write> Session<W> {
             }
             Event::BestMove { best, ponder, over } => {
                 let stm_won = over.as_ref().is_some_and(|o| {
-                    let stm = (self.engine.game.fen().split_whitespace().nth(1) == Some("b")) as usize;
+                    let stm = (self.engine.game().fen().split_whitespace().nth(1) == Some("b")) as usize;
                     o.winner == Some(stm)
                 });
                 if let Some(o) = &over {
@@ -109,7 +110,7 @@ impl<W: Write> Session<W> {
             "go" => self.go(rest),
             "d" | "fen" | "moves" | "result" | "eval" | "variant" => self.report(cmd),
             "bench" => self.bench(rest),
-            _ => self.error(&format!("unknown command '{cmd}'")),
+            _ => self.error(format!("unknown command '{cmd}'")),
         }
         true
     }
@@ -132,7 +133,7 @@ impl<W: Write> Session<W> {
                     l = super::usi::usi_limits(l, byoyomi);
                 }
                 match bad {
-                    Some(e) => self.error(&format!("go searchmoves: {e}")),
+                    Some(e) => self.error(format!("go searchmoves: {e}")),
                     None => self.start_search(l),
                 }
             }
@@ -145,28 +146,28 @@ impl<W: Write> Session<W> {
     fn report(&mut self, cmd: &str) {
         match cmd {
             "d" => {
-                let g = &self.engine.game;
+                let g = self.engine.game();
                 let text = format!("{}\nFen: {}\nKey: {:016X}", self.board_picture(), g.fen(), g.key());
                 self.say(&text);
             }
             "fen" => {
-                let f = self.engine.game.fen();
+                let f = self.engine.game().fen();
                 self.say(&format!("info string fen {f}"));
             }
             "moves" => {
                 let w = self.move_writer();
-                let l: Vec<String> = self.engine.game.legal_moves().iter().map(|m| w.write(m)).collect();
+                let l: Vec<String> = self.engine.game().legal_moves().iter().map(|m| w.write(m)).collect();
                 self.say(&format!("info string moves {}", l.join(" ")));
             }
             "result" => {
-                let l = match self.engine.game.outcome() {
+                let l = match self.engine.game().outcome() {
                     Some(o) => format!("info string result {}", Self::result_words(&o)),
                     None => "info string result none".to_string(),
                 };
                 self.say(&l);
             }
             "eval" => {
-                let t = self.engine.game.eval_terms();
+                let t = self.engine.game().eval_terms();
                 self.say(&format!(
                     "info string eval {} white {} material {} hand {} variant {} positional {}",
                     t.total,
@@ -188,34 +189,25 @@ impl<W: Write> Session<W> {
     /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`: on any error
     /// the position is kept.
     fn position(&mut self, rest: &str) {
-        let p = match parse_position(rest) {
-            Ok(p) => p,
-            Err(e) => return self.error(&e),
-        };
+        if let Err(e) = self.try_position(rest) {
+            self.error(e);
+        }
+    }
+
+    fn try_position(&mut self, rest: &str) -> Result<(), PositionError> {
+        let p = parse_position(rest)?;
         let fen = match (&p.fen, p.sfen) {
-            (Some(f), true) => match super::usi::sfen_to_fen(f, &self.engine.game.describe()) {
-                Ok(f) => Some(f),
-                Err(e) => return self.error(&e),
-            },
+            (Some(f), true) => Some(super::usi::sfen_to_fen(f, &self.engine.game().describe())?),
             (f, _) => f.clone(),
         };
         let w = self.move_writer();
-        let mut moves = Vec::new();
-        for m in &p.moves {
-            match w.read(m) {
-                Ok(c) => moves.push(c),
-                Err(e) => return self.error(&e),
-            }
-        }
+        let moves = p.moves.iter().map(|m| w.read(m)).collect::<Result<Vec<String>, _>>()?;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if let Err(e) = self.engine.set_position(fen.as_deref(), &moves) {
+        self.engine.set_position(fen.as_deref(), &moves).map_err(|e| match e {
             // Name the move as the GUI wrote it.
-            let e = match (w.native.is_some() || w.mode == Mode::Usi, e.split('\'').nth(1)) {
-                (true, Some(c)) => e.replacen(c, &w.write(c), 1),
-                _ => e,
-            };
-            self.error(&e);
-        }
+            PositionError::Move(m) => PositionError::Move(m.written(|t| w.write(t))),
+            e => e,
+        })
     }
 
     fn bench(&mut self, rest: &str) {

@@ -6,6 +6,7 @@
 //! `byoyomi`; drops are written `P*a13`; `bestmove resign` / `bestmove win`
 //! when the game is already over.
 
+use crate::errors::PositionError;
 use crate::game::VariantDesc;
 use crate::timeman::Limits;
 
@@ -34,7 +35,11 @@ pub fn usi_limits(mut l: Limits, byoyomi: Option<u64>) -> Limits {
 /// (sente, black) moves first: it is our White (`w`). The hand lists counts
 /// before letters (`2Pp`), upper case for the first player. A text that is
 /// already our FEN (a `[hand]` or more fields) is taken as it is.
-pub fn sfen_to_fen(sfen: &str, d: &VariantDesc) -> Result<String, String> {
+pub fn sfen_to_fen(sfen: &str, d: &VariantDesc) -> Result<String, PositionError> {
+    sfen_fields(sfen, d).map_err(PositionError::Sfen)
+}
+
+fn sfen_fields(sfen: &str, d: &VariantDesc) -> Result<String, String> {
     let f: Vec<&str> = sfen.split_whitespace().collect();
     if f.first().is_some_and(|b| b.contains('[')) || f.len() > 4 {
         return Ok(sfen.to_string());

@@ -6,6 +6,7 @@ use super::engine::{Engine, EngineCmd, Fault, FaultKind, GoReply};
 use super::openings::Opening;
 use super::record::{Forfeit, GameRecord};
 use super::timecontrol::{Clock, Limits, go_command};
+use crate::errors::MoveError;
 use crate::game::AnyGame;
 use crate::notation::looks_like_move;
 use crate::registry::{RuleOptions, new_game_with_rules};
@@ -37,12 +38,9 @@ pub struct GameSettings {
     pub rules: RuleOptions,
 }
 
-/// The side to move (0 = White) from a FEN.
+/// The side to move (0 = White).
 pub fn side_to_move(game: &dyn AnyGame) -> usize {
-    match game.fen().split_whitespace().nth(1) {
-        Some("b") => 1,
-        _ => 0,
-    }
+    game.side_to_move()
 }
 
 /// The `position` command for a game: `startpos` when it starts from the
@@ -59,12 +57,10 @@ pub fn position_command(start_fen: &str, standard: bool, moves: &[String]) -> St
     s
 }
 
-fn illegal_reason(name: &str, mv: &str, err: &str) -> String {
-    let prefix = format!("illegal move '{mv}'");
-    match err.strip_prefix(&prefix) {
-        Some("") => format!("illegal move by {name}: {mv}"),
-        Some(rest) => format!("illegal move by {name}: {mv} ({})", rest.trim_start_matches(':').trim()),
-        None => format!("illegal move by {name}: {mv} ({err})"),
+fn illegal_reason(name: &str, mv: &str, err: &MoveError) -> String {
+    match err.detail() {
+        None => format!("illegal move by {name}: {mv}"),
+        Some(why) => format!("illegal move by {name}: {mv} ({why})"),
     }
 }
 
@@ -212,12 +208,15 @@ mod tests {
 
     #[test]
     fn illegal_move_reasons() {
-        assert_eq!(illegal_reason("A", "e1e3", "illegal move 'e1e3'"), "illegal move by A: e1e3");
+        let illegal =
+            |text: &str, rule: Option<&str>| MoveError::Illegal { text: text.into(), rule: rule.map(String::from) };
+        assert_eq!(illegal_reason("A", "e1e3", &illegal("e1e3", None)), "illegal move by A: e1e3");
         assert_eq!(
-            illegal_reason("A", "a1a2", "illegal move 'a1a2': it would repeat a position for the third time"),
+            illegal_reason("A", "a1a2", &illegal("a1a2", Some("it would repeat a position for the third time"))),
             "illegal move by A: a1a2 (it would repeat a position for the third time)"
         );
-        assert_eq!(illegal_reason("A", "a1a2", "the game is over"), "illegal move by A: a1a2 (the game is over)");
+        let over = MoveError::GameOver { result: "1-0".into(), reason: "checkmate".into() };
+        assert_eq!(illegal_reason("A", "a1a2", &over), "illegal move by A: a1a2 (the game is over (1-0, checkmate))");
     }
 
     #[test]

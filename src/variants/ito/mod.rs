@@ -312,8 +312,8 @@ mod tests {
         assert!(g.pos().legal_moves().iter().any(|&m| g.pos().move_to_uci(m) == "a30a31"));
         assert!(!AnyGame::legal_moves(&g).contains(&"a30a31".to_string()));
         assert_eq!(
-            g.play_text("a30a31"),
-            Err("illegal move 'a30a31': it would repeat a position for the third time".into())
+            g.play_text("a30a31").map_err(|e| e.to_string()),
+            Err("illegal move 'a30a31': it would repeat a position for the third time".to_string())
         );
         assert_eq!(g.moves.len(), 7);
         // Any other move is fine, and the game goes on.
