@@ -4,7 +4,7 @@
 
 use crate::engine_game::EngineGame;
 use crate::errors::{MoveError, OptionError, PositionError};
-use crate::registry::{RuleOptions, VARIANTS, new_game_with};
+use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
@@ -131,8 +131,10 @@ impl Engine {
 
     /// Switches variant (a new game from its start position).
     pub fn set_variant(&mut self, name: &str) -> Result<(), OptionError> {
-        let g = new_game_with(name, &self.rules)
-            .ok_or_else(|| OptionError::UnknownVariant { name: name.into(), known: VARIANTS.join(" ") })?;
+        let unknown = || OptionError::UnknownVariant { name: name.into(), known: VARIANTS.join(" ") };
+        let id = VariantId::from_name(name).ok_or_else(unknown)?;
+        id.check_rules(&self.rules).map_err(|e| OptionError::Rule(e.to_string()))?;
+        let g = new_game_with(name, &self.rules).ok_or_else(unknown)?;
         self.wait();
         self.game = g;
         self.tt.clear();
@@ -189,13 +191,19 @@ impl Engine {
     /// start position, as after `ucinewgame`; otherwise the current game is
     /// kept and the options apply from the next game of those variants on.
     /// Returns whether the current game was rebuilt.
-    pub fn set_rules(&mut self, rules: RuleOptions, concerns: &[&str]) -> bool {
-        self.rules = rules;
+    /// New rule options; the current game starts again when they concern
+    /// it (`Ok(true)`). Options the current variant cannot be played under
+    /// are refused and the old ones kept.
+    pub fn set_rules(&mut self, rules: RuleOptions, concerns: &[&str]) -> Result<bool, OptionError> {
         let rebuilt = concerns.contains(&self.variant());
+        if rebuilt && let Some(id) = VariantId::from_name(self.variant()) {
+            id.check_rules(&rules).map_err(|e| OptionError::Rule(e.to_string()))?;
+        }
+        self.rules = rules;
         if rebuilt {
             self.new_game();
         }
-        rebuilt
+        Ok(rebuilt)
     }
 
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {

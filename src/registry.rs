@@ -84,6 +84,19 @@ impl VariantId {
         self.visit(&RuleOptions::default(), Options)
     }
 
+    /// Whether this variant can be played under `rules` (a rule option's
+    /// value may suit one variant it concerns and not another).
+    pub fn check_rules(self, rules: &RuleOptions) -> Result<(), RuleValueError> {
+        struct Check<'a>(&'a RuleOptions);
+        impl VariantVisitor for Check<'_> {
+            type Out = Result<(), RuleValueError>;
+            fn visit<V: EngineVariant>(self) -> Result<(), RuleValueError> {
+                V::check_rules(self.0)
+            }
+        }
+        self.visit(rules, Check(rules))
+    }
+
     /// What makes two sets of rule options the same game of this variant:
     /// the type they select and the rule word it starts with (so `IagoReserve
     /// MC` in iago-b is the rulings, as the option left alone).
@@ -356,19 +369,20 @@ impl RuleOption {
     }
 }
 
-/// `IagoReserve`'s value: `default`, or letters of [`RESERVE_LETTERS`] each
-/// at most once, in any order and case. An empty reserve is refused (IAGO-C
-/// must fill the queen's square from it).
+/// `IagoReserve`'s value: `default`, `none` (an empty reserve), or letters
+/// of [`RESERVE_LETTERS`] each at most once, in any order and case. IAGO-C
+/// refuses an empty reserve (its queen's square is filled from it): see
+/// [`VariantId::check_rules`].
 fn parse_reserve(value: &str) -> Result<Option<u8>, RuleValueError> {
     let v = value.trim();
     if v.eq_ignore_ascii_case("default") {
         return Ok(None);
     }
-    let err = || {
-        RuleValueError(format!(
-            "IagoReserve is default or letters from QMCA, each at most once, at least one (not '{v}')"
-        ))
-    };
+    if v.eq_ignore_ascii_case("none") {
+        return Ok(Some(0));
+    }
+    let err =
+        || RuleValueError(format!("IagoReserve is default, none or letters from QMCA, each at most once (not '{v}')"));
     let mut set = 0u8;
     for c in v.chars() {
         let i = RESERVE_LETTERS.iter().position(|&l| l == c.to_ascii_uppercase()).ok_or_else(err)?;
@@ -386,6 +400,7 @@ fn parse_reserve(value: &str) -> Result<Option<u8>, RuleValueError> {
 fn write_reserve(reserve: Option<u8>) -> String {
     match reserve {
         None => "default".to_string(),
+        Some(0) => "none".to_string(),
         Some(set) => RESERVE_LETTERS.iter().enumerate().filter(|(i, _)| set & 1 << i != 0).map(|(_, c)| c).collect(),
     }
 }
@@ -457,5 +472,24 @@ mod tests {
         );
         assert_eq!(r, before);
         assert_eq!(RuleOption::from_name("Hash"), None);
+    }
+
+    #[test]
+    fn an_empty_reserve_suits_iago_b_only() {
+        let mut r = RuleOptions::default();
+        RuleOption::IagoReserve.apply(&mut r, "None").unwrap();
+        assert_eq!(r.iago_reserve, Some(0));
+        assert_eq!(RuleOption::IagoReserve.value(&r), "none");
+        assert_eq!(VariantId::IagoB.check_rules(&r), Ok(()));
+        assert_eq!(
+            VariantId::IagoC.check_rules(&r),
+            Err(RuleValueError("iago-c fills the queen's square from the reserve: IagoReserve none is refused".into()))
+        );
+        assert_eq!(VariantId::IagoC.check_rules(&RuleOptions::default()), Ok(()));
+        assert_eq!(VariantId::Chess.check_rules(&r), Ok(()));
+        assert_eq!(
+            VariantId::IagoB.engine_game(&r).start_fen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQBCDFGkqbcdfg - 0 1"
+        );
     }
 }

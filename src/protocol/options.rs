@@ -197,7 +197,7 @@ impl<W: Write> Session<W> {
         let concerns: Vec<&str> = option.concerns().map(|v| v.name()).collect();
         // XBoard learns the pieces and the parent variant from the setup,
         // which the options may change: it is sent again.
-        if self.engine.set_rules(rules, &concerns) && self.mode == Mode::Cecp {
+        if self.engine.set_rules(rules, &concerns)? && self.mode == Mode::Cecp {
             self.cecp_setup();
         }
         Ok(())

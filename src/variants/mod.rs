@@ -12,7 +12,7 @@ pub mod ita;
 pub mod ito;
 
 use crate::eval::Evaluator;
-use crate::registry::{RuleOption, RuleOptions};
+use crate::registry::{RuleOption, RuleOptions, RuleValueError};
 use crate::timeman::Limits;
 
 /// What the engine knows of a variant beyond its rules and evaluation: its
@@ -35,6 +35,11 @@ pub trait EngineVariant: Evaluator {
     /// options its type does not settle; see [`crate::position::Position::rules`]).
     fn rule_word(_rules: &RuleOptions) -> u32 {
         0
+    }
+
+    /// Refuses rule options this variant cannot be played under.
+    fn check_rules(_rules: &RuleOptions) -> Result<(), RuleValueError> {
+        Ok(())
     }
 
     /// Limits for time planning: a variant whose clock follows rules of its

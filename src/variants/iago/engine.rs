@@ -4,7 +4,7 @@
 
 use super::rules::{self, Class};
 use super::{IagoBRules, IagoCRules};
-use crate::registry::{RuleOption, RuleOptions, VariantVisitor};
+use crate::registry::{RuleOption, RuleOptions, RuleValueError, VariantVisitor};
 use crate::variants::EngineVariant;
 
 const RULE_OPTIONS: &[RuleOption] = &[
@@ -45,6 +45,16 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
 
     fn rule_word(rules: &RuleOptions) -> u32 {
         rules::word(Class::C, rules)
+    }
+
+    /// The queen's square starts empty and is filled from the reserve.
+    fn check_rules(rules: &RuleOptions) -> Result<(), RuleValueError> {
+        match rules.iago_reserve {
+            Some(0) => Err(RuleValueError(
+                "iago-c fills the queen's square from the reserve: IagoReserve none is refused".into(),
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
