@@ -1,12 +1,12 @@
 //! Quiescence search: captures and promotions until the position is quiet,
 //! every move when in check.
 
-use super::movepick::{MovePicker, is_tactical};
+use super::movepick::{MovePicker, OrderContext, is_tactical};
 use super::params::MAX_PLY;
 use super::worker::Worker;
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{INF, outcome_value};
 
@@ -37,20 +37,22 @@ impl<V: Evaluator> Worker<'_, V> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut list = MoveList::new();
+        let mut picker = MovePicker::empty();
         if in_check {
-            pos.generate(&mut list);
+            pos.generate(picker.list());
         } else {
-            pos.generate_captures(&mut list);
+            pos.generate_captures(picker.list());
         }
-        let picker = MovePicker::new(pos, list, Move::NONE, &self.history, ply);
+        let cx = OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) };
+        picker.init(pos, Move::NONE, &cx, !in_check);
         let mut legal = 0;
-        for m in picker {
+        while let Some(m) = picker.next(pos) {
             if !in_check && !is_tactical(pos, m) {
                 continue;
             }
             let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
+            self.stack[ply] = self.history.piece_to(pos, m);
             self.keys.push(child.key);
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();

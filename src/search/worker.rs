@@ -2,14 +2,14 @@
 //! transposition table, reverse futility pruning, null move, late-move
 //! pruning and reductions, check extensions and mate-distance pruning.
 
-use super::history::History;
-use super::movepick::{MovePicker, is_tactical};
+use super::history::{History, PieceTo};
+use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
 use super::params::*;
 use super::{RootMove, Shared};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::movegen::LegalCtx;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
@@ -18,6 +18,8 @@ use std::sync::atomic::Ordering;
 
 /// Quiet moves remembered per node for the history update.
 pub(super) type QuietList = arrayvec::ArrayVec<Move, 64>;
+/// Captures tried per node, with their victims, for the capture history.
+pub(super) type CaptureList = arrayvec::ArrayVec<(Move, u8), 32>;
 
 pub struct Worker<'a, V: Evaluator> {
     pub id: usize,
@@ -31,6 +33,8 @@ pub struct Worker<'a, V: Evaluator> {
     pub nodes: u64,
     pub(super) seldepth: usize,
     pub(super) history: History,
+    /// The move made at each ply of the current path (for continuation history).
+    pub(super) stack: Vec<PieceTo>,
     pub(super) pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
@@ -74,7 +78,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             root_index: game_keys.len().saturating_sub(1),
             nodes: 0,
             seldepth: 0,
-            history: History::default(),
+            history: History::new::<V>(),
+            stack: vec![PieceTo::NONE; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
@@ -181,6 +186,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
             let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
             let child = pos.play_null();
+            self.stack[ply] = PieceTo::NONE;
             self.keys.push(child.key);
             let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1);
             self.keys.pop();
@@ -275,12 +281,15 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     ) -> LoopResult {
         let Window { mut alpha, beta, pv_node } = w;
         let in_check = ctx.checkers.any();
-        let mut list = MoveList::new();
-        pos.generate(&mut list);
-        let picker = MovePicker::new(pos, list, tt_move, &self.history, ply);
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        let prev = self.prev_moves(ply);
+        let cx = OrderContext { history: &self.history, ply, prev };
+        picker.init(pos, tt_move, &cx, false);
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
-        for m in picker {
+        let mut captures = CaptureList::new();
+        while let Some(m) = picker.next(pos) {
             let Some(child) = self.child(pos, m, ctx) else { continue };
             r.legal += 1;
             let tactical = is_tactical(pos, m);
@@ -298,6 +307,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 continue;
             }
             let reduce = !(tactical || in_check);
+            self.stack[ply] = self.history.piece_to(pos, m);
             let v =
                 self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduce, &gives_check);
             if self.shared.stopped() {
@@ -311,18 +321,45 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     alpha = v;
                     self.update_pv(ply, m);
                     if v >= beta {
-                        if !tactical {
-                            self.history.update_quiets(pos, m, &quiets, depth, ply);
-                        }
+                        self.update_stats(pos, m, &quiets, &captures, depth, ply);
                         break;
                     }
                 }
             }
-            if !tactical && !quiets.is_full() {
-                quiets.push(m);
+            if !tactical {
+                if !quiets.is_full() {
+                    quiets.push(m);
+                }
+            } else if !captures.is_full() {
+                captures.push((m, victim(pos, m)));
             }
         }
         r
+    }
+
+    /// The moves one and two plies before `ply`.
+    pub(super) fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let at = |back: usize| if ply >= back { self.stack[ply - back] } else { PieceTo::NONE };
+        [at(1), at(2)]
+    }
+
+    /// A cut-off by `best`: histories, killers and counter move learn from it.
+    fn update_stats(
+        &mut self,
+        pos: &Position<V>,
+        best: Move,
+        quiets: &[Move],
+        captures: &[(Move, u8)],
+        depth: i32,
+        ply: usize,
+    ) {
+        if is_tactical(pos, best) {
+            self.history.update_captures(pos, Some((best, victim(pos, best))), captures, depth);
+        } else {
+            let prev = self.prev_moves(ply);
+            self.history.update_quiets(pos, best, quiets, depth, ply, prev);
+            self.history.update_captures(pos, None, captures, depth);
+        }
     }
 
     /// The PV at `ply`: `m` followed by the child's PV.
