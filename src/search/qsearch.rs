@@ -8,7 +8,8 @@ use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::score::{INF, outcome_value};
+use crate::score::{DECISIVE, INF, from_tt, outcome_value, to_tt};
+use crate::tt::Bound;
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -28,14 +29,33 @@ impl<V: Evaluator> Worker<'_, V> {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { V::evaluate(pos) };
         }
-        let mut best = -INF;
-        if !in_check {
-            let stand = V::evaluate(pos);
-            if stand >= beta {
-                return stand;
+        // The table: a stored value settles the node when its bound allows
+        // (PV nodes keep searching), and its evaluation saves one.
+        let pv_node = beta - alpha > 1;
+        let hit = self.tt.probe(pos.key);
+        if let Some(h) = hit {
+            let v = from_tt(h.score, ply);
+            if !pv_node
+                && (h.bound == Bound::Exact
+                    || (h.bound == Bound::Lower && v >= beta)
+                    || (h.bound == Bound::Upper && v <= alpha))
+            {
+                return v;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut eval = 0;
+        if !in_check {
+            eval = match hit {
+                Some(h) if h.eval.abs() < DECISIVE => h.eval,
+                _ => V::evaluate(pos),
+            };
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best = eval;
         }
         let mut picker = MovePicker::empty();
         if in_check {
@@ -44,8 +64,9 @@ impl<V: Evaluator> Worker<'_, V> {
             pos.generate_captures(picker.list());
         }
         let cx = OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) };
-        picker.init(pos, Move::NONE, &cx, !in_check);
+        picker.init(pos, hit.map_or(Move::NONE, |h| h.mv), &cx, !in_check);
         let mut legal = 0;
+        let mut best_move = Move::NONE;
         while let Some(m) = picker.next(pos) {
             if !in_check && !is_tactical(pos, m) {
                 continue;
@@ -63,6 +84,7 @@ impl<V: Evaluator> Worker<'_, V> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = m;
                     if v >= beta {
                         break;
                     }
@@ -72,6 +94,14 @@ impl<V: Evaluator> Worker<'_, V> {
         if in_check && legal == 0 {
             return outcome_value(&V::no_moves(pos, true), pos.side, ply);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, 0, bound);
         best
     }
 }

@@ -5,6 +5,7 @@
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
 use super::params::*;
+use super::see::see_ge;
 use super::{RootMove, Shared};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
@@ -35,6 +36,8 @@ pub struct Worker<'a, V: Evaluator> {
     pub(super) history: History,
     /// The move made at each ply of the current path (for continuation history).
     pub(super) stack: Vec<PieceTo>,
+    /// Static evaluation at each ply of the current path (-INF in check).
+    evals: Vec<i32>,
     pub(super) pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
@@ -47,6 +50,19 @@ struct Window {
     alpha: i32,
     beta: i32,
     pv_node: bool,
+}
+
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    in_check: bool,
+    /// Static evaluation (-INF in check).
+    eval: i32,
+    /// The static evaluation rose since the side's previous move.
+    improving: bool,
+    tt_move: Move,
 }
 
 /// What the move loop of a node found.
@@ -80,6 +96,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             seldepth: 0,
             history: History::new::<V>(),
             stack: vec![PieceTo::NONE; MAX_PLY + 2],
+            evals: vec![-INF; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
@@ -178,13 +195,20 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Pruning before any move is searched (non-PV nodes not in check):
-    /// reverse futility and null move. Returns the node's value when it prunes.
-    fn prune_node(&mut self, pos: &Position<V>, eval: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+    /// reverse futility, razoring and null move. Returns the node's value when it prunes.
+    fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32) -> Option<i32> {
+        let (eval, depth, ply) = (n.eval, n.depth, n.ply);
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - i32::from(n.improving)) >= beta {
             return Some(eval);
         }
+        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            let v = self.qsearch(pos, alpha, alpha + 1, ply);
+            if v <= alpha {
+                return Some(v);
+            }
+        }
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
-            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
             let child = pos.play_null();
             self.stack[ply] = PieceTo::NONE;
             self.keys.push(child.key);
@@ -240,17 +264,23 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 _ => V::evaluate(pos),
             }
         };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        // Internal iterative reduction: without a move from the table, this
+        // node was not searched before and is searched less deep.
+        let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
+        let node = Node { depth, ply, in_check, eval, improving, tt_move };
         if !pv_node
             && !in_check
             && ply > 0
             && beta.abs() < DECISIVE
-            && let Some(v) = self.prune_node(pos, eval, beta, depth, ply)
+            && let Some(v) = self.prune_node(pos, &node, alpha, beta)
         {
             return v;
         }
 
         let alpha0 = alpha;
-        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, depth, ply, tt_move);
+        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, &node);
         if r.aborted {
             return 0;
         }
@@ -268,24 +298,42 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         r.best
     }
 
-    /// Searches the moves of a node in order, with late-move pruning.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether a move may be skipped at a shallow non-PV node: late quiet
+    /// moves, quiet moves that cannot lift the evaluation to alpha, and
+    /// moves that lose too much by exchange. `n_legal` counts this move.
+    fn prune_move(&self, pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, tactical: bool) -> bool {
+        let d = n.depth;
+        if tactical {
+            return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * d * d);
+        }
+        let lmp_limit = (LMP_BASE + LMP_PER_DEPTH * (d * d) as usize) / (2 - usize::from(n.improving));
+        if d <= LMP_MAX_DEPTH && n_legal > lmp_limit {
+            return true;
+        }
+        let prev = self.prev_moves(n.ply);
+        let hist = self.history.quiet(pos, m, prev);
+        let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / LMR_HISTORY_DIVISOR).max(0);
+        if lmr_depth <= FUTILITY_MAX_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha {
+            return true;
+        }
+        lmr_depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)
+    }
+
+    /// Searches the moves of a node in order, with move pruning.
     fn move_loop(
         &mut self,
         pos: &Position<V>,
         ctx: &LegalCtx<crate::variant::Bb<V>>,
         w: Window,
-        depth: i32,
-        ply: usize,
-        tt_move: Move,
+        n: &Node,
     ) -> LoopResult {
         let Window { mut alpha, beta, pv_node } = w;
-        let in_check = ctx.checkers.any();
+        let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
         let prev = self.prev_moves(ply);
         let cx = OrderContext { history: &self.history, ply, prev };
-        picker.init(pos, tt_move, &cx, false);
+        picker.init(pos, n.tt_move, &cx, false);
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
         let mut captures = CaptureList::new();
@@ -295,21 +343,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             let tactical = is_tactical(pos, m);
             // Whether the move checks, asked only where it decides something.
             let gives_check = || V::KING != 0 && child.in_check();
-            // Late move pruning of quiet moves at shallow depth.
             if !pv_node
                 && !in_check
-                && !tactical
                 && r.best > -DECISIVE
-                && depth <= LMP_MAX_DEPTH
-                && r.legal > LMP_BASE + LMP_PER_DEPTH * depth as usize
+                && self.prune_move(pos, m, n, alpha, r.legal, tactical)
                 && !gives_check()
             {
                 continue;
             }
-            let reduce = !(tactical || in_check);
+            let reduction = if tactical || in_check || r.legal == 1 {
+                0
+            } else {
+                self.late_move_reduction(pos, m, n, pv_node, r.legal, &gives_check)
+            };
             self.stack[ply] = self.history.piece_to(pos, m);
-            let v =
-                self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduce, &gives_check);
+            let v = self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
@@ -335,6 +383,30 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             }
         }
         r
+    }
+
+    /// How much less deep a late quiet move is searched: more the later it
+    /// comes, less for PV nodes, improving positions, checks and moves with
+    /// a good history.
+    fn late_move_reduction(
+        &self,
+        pos: &Position<V>,
+        m: Move,
+        n: &Node,
+        pv_node: bool,
+        n_legal: usize,
+        gives_check: &dyn Fn() -> bool,
+    ) -> i32 {
+        let mut r = reduction(n.depth, n_legal);
+        if r == 0 {
+            return 0;
+        }
+        r += i32::from(!n.improving) - i32::from(pv_node);
+        r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / LMR_HISTORY_DIVISOR;
+        if gives_check() {
+            r -= 1;
+        }
+        r.max(0)
     }
 
     /// The moves one and two plies before `ply`.
@@ -371,9 +443,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Principal-variation search of one child: the first move with the full
-    /// window, later ones with a null window (reduced when `reduce`), then
-    /// again at full depth and window while they beat alpha.
-    #[allow(clippy::too_many_arguments)]
+    /// window, later ones with a null window (`reduction` plies less deep),
+    /// then again at full depth and window while they beat alpha.
     fn search_child(
         &mut self,
         child: &Position<V>,
@@ -381,24 +452,16 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         depth: i32,
         ply: usize,
         n: usize,
-        reduce: bool,
-        gives_check: &dyn Fn() -> bool,
+        reduction: i32,
     ) -> i32 {
-        let Window { alpha, beta, pv_node } = w;
+        let Window { alpha, beta, pv_node: _ } = w;
         let new_depth = depth - 1;
         self.keys.push(child.key);
         let mut v;
         if n == 1 {
             v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
         } else {
-            let mut r = if reduce { reduction(depth, n) } else { 0 };
-            if r > 0 && gives_check() {
-                r = 0;
-            }
-            if pv_node && r > 0 {
-                r -= 1;
-            }
-            let r = r.min(new_depth - 1).max(0);
+            let r = reduction.min(new_depth - 1).max(0);
             v = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1);
             if v > alpha && r > 0 {
                 v = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1);
