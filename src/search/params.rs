@@ -62,6 +62,12 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History (butterfly plus continuation, up to 3 x HISTORY_MAX) per ply of reduction less.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
+/// Singular extensions: shallowest depth, how much shallower the table's
+/// entry may be, and the margin below its value per ply of depth.
+pub const SE_MIN_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+
 /// Check extensions stop past this ply (so checks cannot extend forever).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
 

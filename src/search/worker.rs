@@ -1,6 +1,10 @@
 //! One search thread's alpha-beta: principal-variation search with a
-//! transposition table, reverse futility pruning, null move, late-move
-//! pruning and reductions, check extensions and mate-distance pruning.
+//! transposition table; before the moves: reverse futility pruning (by
+//! whether the position improves), razoring, null move (where the variant
+//! allows it: `Variant::NULL_MOVE_OK`), internal iterative reduction and
+//! singular extension with multi-cut; per move: late-move, futility and SEE
+//! pruning, late-move reductions by history and improvement, check
+//! extensions and mate-distance pruning.
 
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
@@ -38,6 +42,8 @@ pub struct Worker<'a, V: Evaluator> {
     pub(super) stack: Vec<PieceTo>,
     /// Static evaluation at each ply of the current path (-INF in check).
     evals: Vec<i32>,
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: Vec<Move>,
     pub(super) pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
@@ -63,6 +69,16 @@ struct Node {
     /// The static evaluation rose since the side's previous move.
     improving: bool,
     tt_move: Move,
+    /// Plies added to (or taken from) the TT move's search: singular extension.
+    extension: i32,
+}
+
+/// What the singular-extension search says about the TT move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Several moves beat beta (multi-cut): the node's value.
+    Cut(i32),
 }
 
 /// What the move loop of a node found.
@@ -97,6 +113,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             history: History::new::<V>(),
             stack: vec![PieceTo::NONE; MAX_PLY + 2],
             evals: vec![-INF; MAX_PLY + 2],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
@@ -194,6 +211,37 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         (hit, cuts.then_some(v))
     }
 
+    /// Singular extension: when the TT move is the only move that holds the
+    /// table's value (every other move fails low by a margin at half depth),
+    /// it is searched deeper; when other moves also beat beta, the node is
+    /// cut (multi-cut); when the table's value already beats beta, the TT
+    /// move is searched a little shallower.
+    fn singular(&mut self, pos: &Position<V>, n: &Node, h: TtHit, beta: i32) -> Singular {
+        let tt_value = from_tt(h.score, n.ply);
+        if n.depth < SE_MIN_DEPTH
+            || h.mv == Move::NONE
+            || h.mv.is_null()
+            || h.depth < n.depth - SE_TT_DEPTH_MARGIN
+            || h.bound == Bound::Upper
+            || tt_value.abs() >= DECISIVE
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = tt_value - SE_MARGIN_PER_DEPTH * n.depth;
+        self.excluded[n.ply] = h.mv;
+        let v = self.search(pos, s_beta - 1, s_beta, (n.depth - 1) / 2, n.ply);
+        self.excluded[n.ply] = Move::NONE;
+        if v < s_beta {
+            Singular::Extend(1)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if tt_value >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
     /// Pruning before any move is searched (non-PV nodes not in check):
     /// reverse futility, razoring and null move. Returns the node's value when it prunes.
     fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32) -> Option<i32> {
@@ -247,8 +295,10 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         self.seldepth = self.seldepth.max(ply);
 
+        // A singular-extension search of this node leaves the TT move out.
+        let excluded = self.excluded[ply];
         let (tt_hit, tt_value) = self.probe_tt(pos, alpha, beta, depth, ply);
-        if let (false, Some(v)) = (pv_node, tt_value) {
+        if let (false, Some(v), Move::NONE) = (pv_node, tt_value, excluded) {
             return v;
         }
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
@@ -269,23 +319,40 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         // Internal iterative reduction: without a move from the table, this
         // node was not searched before and is searched less deep.
         let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
-        let node = Node { depth, ply, in_check, eval, improving, tt_move };
+        let mut node = Node { depth, ply, in_check, eval, improving, tt_move, extension: 0 };
         if !pv_node
             && !in_check
             && ply > 0
+            && excluded == Move::NONE
             && beta.abs() < DECISIVE
             && let Some(v) = self.prune_node(pos, &node, alpha, beta)
         {
             return v;
         }
 
+        if let Some(h) = tt_hit
+            && ply > 0
+            && excluded == Move::NONE
+        {
+            match self.singular(pos, &node, h, beta) {
+                Singular::Extend(e) => node.extension = e,
+                Singular::Cut(v) => return v,
+            }
+        }
         let alpha0 = alpha;
         let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, &node);
         if r.aborted {
             return 0;
         }
         if r.legal == 0 {
+            // Without the excluded move there may be none left: no result, only a bound.
+            if excluded != Move::NONE {
+                return alpha;
+            }
             return outcome_value(&V::no_moves(pos, in_check), pos.side, ply);
+        }
+        if excluded != Move::NONE {
+            return r.best;
         }
         let bound = if r.best >= beta {
             Bound::Lower
@@ -337,7 +404,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
         let mut captures = CaptureList::new();
+        let excluded = self.excluded[ply];
         while let Some(m) = picker.next(pos) {
+            if m == excluded {
+                continue;
+            }
             let Some(child) = self.child(pos, m, ctx) else { continue };
             r.legal += 1;
             let tactical = is_tactical(pos, m);
@@ -357,7 +428,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 self.late_move_reduction(pos, m, n, pv_node, r.legal, &gives_check)
             };
             self.stack[ply] = self.history.piece_to(pos, m);
-            let v = self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduction);
+            let d = if m == n.tt_move { depth + n.extension } else { depth };
+            let v = self.search_child(&child, Window { alpha, beta, pv_node }, d, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
