@@ -181,7 +181,11 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     if let Some(m) = self.select(self.captures) {
                         let score = self.scores[self.next - 1];
-                        if self.bad.is_full() || see_ge(pos, m, -score / GOOD_CAPTURE_DIVISOR) {
+                        // Quiescence keeps only captures that do not lose; the
+                        // main search lets a capture with a good ordering
+                        // score lose a little, never asks a capture to win.
+                        let threshold = if self.quiescence { 0 } else { (-score / GOOD_CAPTURE_DIVISOR).min(0) };
+                        if self.bad.is_full() || see_ge(pos, m, threshold) {
                             return Some(m);
                         }
                         self.bad.push(m);
