@@ -219,3 +219,39 @@ impl MovePicker {
 fn promoted(m: Move) -> u8 {
     if m.kind() == Kind::Promotion { m.piece() } else { 0 }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+
+    #[test]
+    fn stages_in_order() {
+        // d4xe5 wins back what it risks (SEE 0): a good capture. Re1xe5 loses
+        // the rook for a pawn (SEE -400): a bad capture, handed out last.
+        let pos = Position::<Chess>::from_fen("4k3/8/3p4/4p3/3P4/8/8/4R1K1 w - - 0 1").unwrap();
+        let history = History::new::<Chess>();
+        let cx = OrderContext { history: &history, ply: 0, prev: [PieceTo::NONE; 2] };
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        let n = picker.list.len();
+        let tt = pos.legal_moves().into_iter().find(|&m| pos.move_to_uci(m) == "g1h1").unwrap();
+        picker.init(&pos, tt, &cx, false);
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(&pos) {
+            order.push(pos.move_to_uci(m));
+        }
+        assert_eq!(order.len(), n, "every move once: {order:?}");
+        assert_eq!(&order[..2], ["g1h1", "d4e5"]);
+        assert_eq!(order.last().map(String::as_str), Some("e1e5"));
+        // Quiescence: the good capture only.
+        let mut picker = MovePicker::empty();
+        pos.generate_captures(picker.list());
+        picker.init(&pos, Move::NONE, &cx, true);
+        let mut q = Vec::new();
+        while let Some(m) = picker.next(&pos) {
+            q.push(pos.move_to_uci(m));
+        }
+        assert_eq!(q, ["d4e5"]);
+    }
+}
