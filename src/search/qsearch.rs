@@ -3,13 +3,12 @@
 
 use super::movepick::{MovePicker, OrderContext, is_tactical};
 use super::params::MAX_PLY;
-use super::worker::Worker;
+use super::worker::{Worker, bound_of};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::score::{DECISIVE, INF, from_tt, outcome_value, to_tt};
-use crate::tt::Bound;
+use crate::score::{DECISIVE, INF, outcome_value, to_tt};
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -32,16 +31,9 @@ impl<V: Evaluator> Worker<'_, V> {
         // The table: a stored value settles the node when its bound allows
         // (PV nodes keep searching), and its evaluation saves one.
         let pv_node = beta - alpha > 1;
-        let hit = self.tt.probe(pos.key);
-        if let Some(h) = hit {
-            let v = from_tt(h.score, ply);
-            if !pv_node
-                && (h.bound == Bound::Exact
-                    || (h.bound == Bound::Lower && v >= beta)
-                    || (h.bound == Bound::Upper && v <= alpha))
-            {
-                return v;
-            }
+        let (hit, tt_value) = self.probe_tt(pos, alpha, beta, 0, ply);
+        if let (false, Some(v)) = (pv_node, tt_value) {
+            return v;
         }
         let alpha0 = alpha;
         let mut best = -INF;
@@ -94,13 +86,7 @@ impl<V: Evaluator> Worker<'_, V> {
         if in_check && legal == 0 {
             return outcome_value(&V::no_moves(pos, true), pos.side, ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha0, beta);
         self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, 0, bound);
         best
     }

@@ -50,6 +50,17 @@ pub struct Worker<'a, V: Evaluator> {
     _v: std::marker::PhantomData<V>,
 }
 
+/// The bound a node's value is, given the window it was searched with.
+pub(super) fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// A node's window, and whether it was opened as a PV node.
 #[derive(Clone, Copy)]
 struct Window {
@@ -193,7 +204,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// The table's entry for `pos`, and its value when it settles the node.
-    fn probe_tt(
+    pub(super) fn probe_tt(
         &self,
         pos: &Position<V>,
         alpha: i32,
@@ -354,13 +365,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if excluded != Move::NONE {
             return r.best;
         }
-        let bound = if r.best >= beta {
-            Bound::Lower
-        } else if r.best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(r.best, alpha0, beta);
         self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { eval }, depth, bound);
         r.best
     }
