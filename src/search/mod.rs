@@ -1,14 +1,16 @@
-//! Search: iterative deepening, principal-variation alpha-beta with
-//! quiescence, transposition table, null move, late-move reductions, check
-//! extensions and mate-distance scores; one `Worker` per thread (Lazy SMP).
-//! The search knows nothing of the protocol (it reports through `Event`s)
-//! and no variant by name (a game's results come as values from `score`).
+//! Search: iterative deepening with aspiration windows, principal-variation
+//! alpha-beta with a staged move picker, histories, pruning and reductions,
+//! quiescence, a lock-free transposition table and mate-distance scores; one
+//! `Worker` per thread (Lazy SMP). The search knows nothing of the protocol
+//! (it reports through `Event`s) and no variant by name: a game's results
+//! come as values from [`crate::score`], its rules through the `Variant` hooks.
 //!
 //! - `params`: the named margins and constants;
-//! - `history`: killers and quiet-move history;
-//! - `movepick`: move ordering;
-//! - `worker`: the alpha-beta search of one thread;
-//! - `qsearch`: quiescence;
+//! - `history`: killers, counter moves, butterfly, capture and continuation histories;
+//! - `movepick`: the staged move picker;
+//! - `see`: static exchange evaluation, exact for every variant's rules;
+//! - `worker`: the alpha-beta search of one thread (pruning, reductions, extensions);
+//! - `qsearch`: quiescence (captures by SEE, evasions in check, the table);
 //! - `root`: iterative deepening, aspiration windows, the root move loop;
 //! - `threads`: the Lazy SMP driver (`run_search`) and `search_fixed`.
 

@@ -1,22 +1,29 @@
-//! Move ordering: scores every move of a node once, then hands them out
-//! best first (selection sort, one step at a time: most nodes cut off
-//! after a few moves).
+//! The staged move picker: the moves of a node in the order most likely to
+//! cut off early, as Stockfish's movepick: the transposition table's move,
+//! captures and promotions that do not lose material by exchange (by victim
+//! value and capture history), the killers and the counter move, the quiet
+//! moves (drops included) by their histories, and last the captures that
+//! lose material. Moves are generated once; each stage hands out its best
+//! remaining move by selection (most nodes cut off after a few moves), and
+//! static exchange is computed only for captures actually reached.
 
-use super::history::History;
+use super::history::{History, PieceTo};
+use super::see::see_ge;
 use crate::eval::Evaluator;
 use crate::moves::{Kind, MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 
 type ScoreList = arrayvec::ArrayVec<i32, MAX_MOVES>;
+/// Losing captures put off to the last stage (when full, one is handed out at once).
+type BadList = arrayvec::ArrayVec<Move, 32>;
 
-/// Ordering classes, best first: each class's base lies above every score of the next.
-const TT_MOVE: i32 = 1 << 30;
-const CAPTURE: i32 = 1 << 28;
-const PROMOTION: i32 = 1 << 27;
-const KILLER: i32 = 1 << 26;
-/// Captures: the victim's value counts this many times more than the attacker's is subtracted.
+/// Captures: the victim's value weighs this many times the capture history's share.
 const VICTIM_WEIGHT: i32 = 16;
-const ATTACKER_DIVISOR: i32 = 16;
+/// A capture is good when it loses at most its ordering score divided by this
+/// (a capture that cuts often may lose a little by exchange).
+const GOOD_CAPTURE_DIVISOR: i32 = 3 * VICTIM_WEIGHT;
+/// Quiet moves: the killers and the counter move come before any history value.
+const KILLER: i32 = 1 << 28;
 
 /// The type a move takes off the board (0 for none).
 pub fn victim<V: Evaluator>(pos: &Position<V>, m: Move) -> u8 {
@@ -44,60 +51,207 @@ pub fn is_tactical<V: Evaluator>(pos: &Position<V>, m: Move) -> bool {
     victim(pos, m) != 0 || m.kind() == Kind::Promotion
 }
 
-/// The moves of one node with their ordering scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GoodCaptures,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// The moves of one node, handed out stage by stage.
 pub struct MovePicker {
     list: MoveList,
     scores: ScoreList,
+    stage: Stage,
+    tt_move: Move,
+    /// `list[..captures]` are the captures and promotions, the rest quiet.
+    captures: usize,
     next: usize,
+    bad: BadList,
+    bad_next: usize,
+    /// Quiet moves are not wanted (quiescence, or pruned from here on).
+    pub skip_quiets: bool,
+    /// Quiescence: neither quiet moves nor losing captures.
+    quiescence: bool,
+}
+
+/// What the picker needs from the search to order a node's moves.
+pub struct OrderContext<'a> {
+    pub history: &'a History,
+    pub ply: usize,
+    /// The moves one and two plies before, for continuation history and the counter move.
+    pub prev: [PieceTo; 2],
 }
 
 impl MovePicker {
-    /// Scores `list`: TT move, captures by victim then attacker, promotions,
-    /// killers, then quiet moves by history.
-    pub fn new<V: Evaluator>(pos: &Position<V>, list: MoveList, tt_move: Move, history: &History, ply: usize) -> Self {
-        let killers = history.killers(ply);
-        let scores = list
-            .iter()
-            .map(|&m| {
-                if m == tt_move {
-                    return TT_MOVE;
-                }
+    /// An empty picker; `list` is filled by the move generator, then [`Self::init`] orders it.
+    pub fn empty() -> Self {
+        MovePicker {
+            list: MoveList::new(),
+            scores: ScoreList::new(),
+            stage: Stage::Done,
+            tt_move: Move::NONE,
+            captures: 0,
+            next: 0,
+            bad: BadList::new(),
+            bad_next: 0,
+            skip_quiets: false,
+            quiescence: false,
+        }
+    }
+
+    /// The list to generate the node's moves into.
+    pub fn list(&mut self) -> &mut MoveList {
+        &mut self.list
+    }
+
+    /// Orders the generated moves. With `captures_only` (quiescence not in
+    /// check) quiet moves and losing captures are left out.
+    pub fn init<V: Evaluator>(&mut self, pos: &Position<V>, tt_move: Move, cx: &OrderContext<'_>, captures_only: bool) {
+        let list = &mut self.list;
+        // Captures first, quiets after; the TT move is handed out on its own.
+        let mut tt_found = false;
+        let mut captures = 0;
+        for i in 0..list.len() {
+            let m = list[i];
+            if m == tt_move && (!captures_only || is_tactical(pos, m)) {
+                tt_found = true;
+            } else if is_tactical(pos, m) {
+                list.swap(captures, i);
+                captures += 1;
+            }
+        }
+        let killers = cx.history.killers(cx.ply);
+        let counter = cx.history.counter(cx.prev[0]);
+        self.scores.clear();
+        self.scores.extend(list.iter().enumerate().map(|(i, &m)| {
+            if i < captures {
                 let v = victim(pos, m);
-                if v != 0 {
-                    let attacker = if m.kind() == Kind::Igui { 0 } else { pos.type_on(m.from()) };
-                    CAPTURE + value_of::<V>(v) * VICTIM_WEIGHT - value_of::<V>(attacker) / ATTACKER_DIVISOR
-                } else if m.kind() == Kind::Promotion {
-                    PROMOTION + value_of::<V>(m.piece())
-                } else if m == killers[0] {
-                    KILLER
-                } else if m == killers[1] {
-                    KILLER - 1
-                } else {
-                    history.quiet(pos, m)
+                value_of::<V>(v) * VICTIM_WEIGHT
+                    + value_of::<V>(promoted(m)) * VICTIM_WEIGHT
+                    + cx.history.capture(pos, m, v)
+            } else if m == killers[0] {
+                KILLER + 2
+            } else if m == killers[1] {
+                KILLER + 1
+            } else if m == counter {
+                KILLER
+            } else {
+                cx.history.quiet(pos, m, cx.prev)
+            }
+        }));
+        self.stage = if tt_found { Stage::TtMove } else { Stage::GoodCaptures };
+        self.tt_move = tt_move;
+        self.captures = captures;
+        self.skip_quiets = captures_only;
+        self.quiescence = captures_only;
+    }
+
+    /// The best-scored move of `list[self.next..end]` other than the TT
+    /// move, moved to `self.next`.
+    fn select(&mut self, end: usize) -> Option<Move> {
+        while self.next < end {
+            let i = self.next;
+            let mut best = i;
+            for j in i + 1..end {
+                if self.scores[j] > self.scores[best] {
+                    best = j;
                 }
-            })
-            .collect();
-        MovePicker { list, scores, next: 0 }
+            }
+            self.list.swap(i, best);
+            self.scores.swap(i, best);
+            self.next += 1;
+            if self.list[i] != self.tt_move {
+                return Some(self.list[i]);
+            }
+        }
+        None
+    }
+
+    /// The next move, or None when every stage is done.
+    pub fn next<V: Evaluator>(&mut self, pos: &Position<V>) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GoodCaptures;
+                    return Some(self.tt_move);
+                }
+                Stage::GoodCaptures => {
+                    if let Some(m) = self.select(self.captures) {
+                        let score = self.scores[self.next - 1];
+                        // Quiescence keeps only captures that do not lose; the
+                        // main search lets a capture with a good ordering
+                        // score lose a little, never asks a capture to win.
+                        let threshold = if self.quiescence { 0 } else { (-score / GOOD_CAPTURE_DIVISOR).min(0) };
+                        if self.bad.is_full() || see_ge(pos, m, threshold) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                        continue;
+                    }
+                    self.next = self.captures;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets
+                        && let Some(m) = self.select(self.list.len())
+                    {
+                        return Some(m);
+                    }
+                    self.stage = if self.quiescence { Stage::Done } else { Stage::BadCaptures };
+                }
+                Stage::BadCaptures => {
+                    if self.bad_next < self.bad.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
     }
 }
 
-impl Iterator for MovePicker {
-    type Item = Move;
-    /// The best-scored remaining move.
-    fn next(&mut self) -> Option<Move> {
-        let i = self.next;
-        if i >= self.list.len() {
-            return None;
+/// The type a promotion makes (0 for other moves).
+fn promoted(m: Move) -> u8 {
+    if m.kind() == Kind::Promotion { m.piece() } else { 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+
+    #[test]
+    fn stages_in_order() {
+        // d4xe5 wins back what it risks (SEE 0): a good capture. Re1xe5 loses
+        // the rook for a pawn (SEE -400): a bad capture, handed out last.
+        let pos = Position::<Chess>::from_fen("4k3/8/3p4/4p3/3P4/8/8/4R1K1 w - - 0 1").unwrap();
+        let history = History::new::<Chess>();
+        let cx = OrderContext { history: &history, ply: 0, prev: [PieceTo::NONE; 2] };
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        let n = picker.list.len();
+        let tt = pos.legal_moves().into_iter().find(|&m| pos.move_to_uci(m) == "g1h1").unwrap();
+        picker.init(&pos, tt, &cx, false);
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(&pos) {
+            order.push(pos.move_to_uci(m));
         }
-        let mut best = i;
-        for j in i + 1..self.list.len() {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
+        assert_eq!(order.len(), n, "every move once: {order:?}");
+        assert_eq!(&order[..2], ["g1h1", "d4e5"]);
+        assert_eq!(order.last().map(String::as_str), Some("e1e5"));
+        // Quiescence: the good capture only.
+        let mut picker = MovePicker::empty();
+        pos.generate_captures(picker.list());
+        picker.init(&pos, Move::NONE, &cx, true);
+        let mut q = Vec::new();
+        while let Some(m) = picker.next(&pos) {
+            q.push(pos.move_to_uci(m));
         }
-        self.list.swap(i, best);
-        self.scores.swap(i, best);
-        self.next += 1;
-        Some(self.list[i])
+        assert_eq!(q, ["d4e5"]);
     }
 }

@@ -18,16 +18,40 @@ pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
 
-/// Null move: shallowest depth, base reduction and depth divisor of the extra reduction.
+/// Razoring: deepest depth, and the margin per ply below alpha past which
+/// quiescence decides the node.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+pub const RAZOR_MARGIN: i32 = 250;
+
+/// Null move: shallowest depth, base reduction, depth divisor of the extra
+/// reduction, and evaluation margin over beta per extra ply (at most 3).
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+
+/// Internal iterative reduction: shallowest depth where a node without a
+/// move from the table is searched one ply less deep.
+pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Late move pruning: deepest depth, and the quiet moves tried at depth d
-/// before the rest are skipped (`LMP_BASE + LMP_PER_DEPTH * d`).
-pub const LMP_MAX_DEPTH: i32 = 3;
-pub const LMP_BASE: usize = 6;
-pub const LMP_PER_DEPTH: usize = 4;
+/// before the rest are skipped (`(LMP_BASE + LMP_PER_DEPTH * d * d)`, halved
+/// when the position is not improving).
+pub const LMP_MAX_DEPTH: i32 = 6;
+pub const LMP_BASE: usize = 3;
+pub const LMP_PER_DEPTH: usize = 1;
+
+/// Futility pruning of quiet moves: deepest (reduced) depth, and the margin
+/// the evaluation must miss alpha by (`FUTILITY_BASE + FUTILITY_MARGIN * depth`).
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 100;
+pub const FUTILITY_MARGIN: i32 = 120;
+
+/// SEE pruning: deepest depth; captures losing more than
+/// `SEE_CAPTURE_MARGIN * depth^2`, quiets losing more than `SEE_QUIET_MARGIN * depth`.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+pub const SEE_CAPTURE_MARGIN: i32 = 25;
+pub const SEE_QUIET_MARGIN: i32 = 60;
 
 /// Late move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR`,
 /// from this depth and move number on.
@@ -35,6 +59,14 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 3;
 pub const LMR_BASE: f64 = 0.5;
 pub const LMR_DIVISOR: f64 = 2.25;
+/// History (butterfly plus continuation, up to 3 x HISTORY_MAX) per ply of reduction less.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Singular extensions: shallowest depth, how much shallower the table's
+/// entry may be, and the margin below its value per ply of depth.
+pub const SE_MIN_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 
 /// Check extensions stop past this ply (so checks cannot extend forever).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;

@@ -1,14 +1,14 @@
 //! Quiescence search: captures and promotions until the position is quiet,
 //! every move when in check.
 
-use super::movepick::{MovePicker, is_tactical};
+use super::movepick::{MovePicker, OrderContext, is_tactical};
 use super::params::MAX_PLY;
-use super::worker::Worker;
+use super::worker::{Worker, bound_of};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
-use crate::score::{INF, outcome_value};
+use crate::score::{DECISIVE, INF, outcome_value, to_tt};
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -28,29 +28,44 @@ impl<V: Evaluator> Worker<'_, V> {
         if ply >= MAX_PLY {
             return if in_check { 0 } else { V::evaluate(pos) };
         }
+        // The table: a stored value settles the node when its bound allows
+        // (PV nodes keep searching), and its evaluation saves one.
+        let pv_node = beta - alpha > 1;
+        let (hit, tt_value) = self.probe_tt(pos, alpha, beta, 0, ply);
+        if let (false, Some(v)) = (pv_node, tt_value) {
+            return v;
+        }
+        let alpha0 = alpha;
         let mut best = -INF;
+        let mut eval = 0;
         if !in_check {
-            let stand = V::evaluate(pos);
-            if stand >= beta {
-                return stand;
+            eval = match hit {
+                Some(h) if h.eval.abs() < DECISIVE => h.eval,
+                _ => V::evaluate(pos),
+            };
+            if eval >= beta {
+                return eval;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(eval);
+            best = eval;
         }
-        let mut list = MoveList::new();
+        let mut picker = MovePicker::empty();
         if in_check {
-            pos.generate(&mut list);
+            pos.generate(picker.list());
         } else {
-            pos.generate_captures(&mut list);
+            pos.generate_captures(picker.list());
         }
-        let picker = MovePicker::new(pos, list, Move::NONE, &self.history, ply);
+        let cx = OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) };
+        picker.init(pos, hit.map_or(Move::NONE, |h| h.mv), &cx, !in_check);
         let mut legal = 0;
-        for m in picker {
+        let mut best_move = Move::NONE;
+        while let Some(m) = picker.next(pos) {
             if !in_check && !is_tactical(pos, m) {
                 continue;
             }
             let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
+            self.stack[ply] = self.history.piece_to(pos, m);
             self.keys.push(child.key);
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
@@ -61,6 +76,7 @@ impl<V: Evaluator> Worker<'_, V> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = m;
                     if v >= beta {
                         break;
                     }
@@ -70,6 +86,8 @@ impl<V: Evaluator> Worker<'_, V> {
         if in_check && legal == 0 {
             return outcome_value(&V::no_moves(pos, true), pos.side, ply);
         }
+        let bound = bound_of(best, alpha0, beta);
+        self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, 0, bound);
         best
     }
 }

@@ -17,6 +17,7 @@ impl<V: Evaluator> Worker<'_, V> {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
             let new_depth = depth - 1;
+            self.stack[0] = self.history.piece_to(root, m);
             self.keys.push(child.key);
             let mut v;
             if i == pv_idx {

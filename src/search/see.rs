@@ -38,6 +38,14 @@ fn balance<V: Evaluator>(pos: &Position<V>, color: usize) -> i32 {
 /// move: an igui capture first (its piece is not exposed), then by the
 /// capturing piece's value, the most valuable promotion among equals.
 fn least_valuable_capture<V: Evaluator>(pos: &Position<V>, sq: usize) -> Option<Move> {
+    // Where legality is judged from pins and checkers of a royal piece
+    // (`FAST_LEGAL` with a `KING`), only line sliders and leapers capture and
+    // the attack tables know every capture: none onto `sq`, no move to look
+    // for. (Ita is `FAST_LEGAL` only for having no royal piece; its igui and
+    // Flag captures are not in the tables.)
+    if V::FAST_LEGAL && V::KING != 0 && pos.attackers_to(sq, pos.side, pos.occupied()).is_empty() {
+        return None;
+    }
     let mut list = MoveList::new();
     pos.generate_captures(&mut list);
     let ctx = pos.legal_ctx();

@@ -1,15 +1,20 @@
 //! One search thread's alpha-beta: principal-variation search with a
-//! transposition table, reverse futility pruning, null move, late-move
-//! pruning and reductions, check extensions and mate-distance pruning.
+//! transposition table; before the moves: reverse futility pruning (by
+//! whether the position improves), razoring, null move (where the variant
+//! allows it: `Variant::NULL_MOVE_OK`), internal iterative reduction and
+//! singular extension with multi-cut; per move: late-move, futility and SEE
+//! pruning, late-move reductions by history and improvement, check
+//! extensions and mate-distance pruning.
 
-use super::history::History;
-use super::movepick::{MovePicker, is_tactical};
+use super::history::{History, PieceTo};
+use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
 use super::params::*;
+use super::see::see_ge;
 use super::{RootMove, Shared};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::movegen::LegalCtx;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
@@ -18,6 +23,8 @@ use std::sync::atomic::Ordering;
 
 /// Quiet moves remembered per node for the history update.
 pub(super) type QuietList = arrayvec::ArrayVec<Move, 64>;
+/// Captures tried per node, with their victims, for the capture history.
+pub(super) type CaptureList = arrayvec::ArrayVec<(Move, u8), 32>;
 
 pub struct Worker<'a, V: Evaluator> {
     pub id: usize,
@@ -31,10 +38,27 @@ pub struct Worker<'a, V: Evaluator> {
     pub nodes: u64,
     pub(super) seldepth: usize,
     pub(super) history: History,
+    /// The move made at each ply of the current path (for continuation history).
+    pub(super) stack: Vec<PieceTo>,
+    /// Static evaluation at each ply of the current path (-INF in check).
+    evals: Vec<i32>,
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: Vec<Move>,
     pub(super) pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
     _v: std::marker::PhantomData<V>,
+}
+
+/// The bound a node's value is, given the window it was searched with.
+pub(super) fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
 }
 
 /// A node's window, and whether it was opened as a PV node.
@@ -43,6 +67,29 @@ struct Window {
     alpha: i32,
     beta: i32,
     pv_node: bool,
+}
+
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    in_check: bool,
+    /// Static evaluation (-INF in check).
+    eval: i32,
+    /// The static evaluation rose since the side's previous move.
+    improving: bool,
+    tt_move: Move,
+    /// Plies added to (or taken from) the TT move's search: singular extension.
+    extension: i32,
+}
+
+/// What the singular-extension search says about the TT move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Several moves beat beta (multi-cut): the node's value.
+    Cut(i32),
 }
 
 /// What the move loop of a node found.
@@ -74,7 +121,10 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             root_index: game_keys.len().saturating_sub(1),
             nodes: 0,
             seldepth: 0,
-            history: History::default(),
+            history: History::new::<V>(),
+            stack: vec![PieceTo::NONE; MAX_PLY + 2],
+            evals: vec![-INF; MAX_PLY + 2],
+            excluded: vec![Move::NONE; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
@@ -154,7 +204,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// The table's entry for `pos`, and its value when it settles the node.
-    fn probe_tt(
+    pub(super) fn probe_tt(
         &self,
         pos: &Position<V>,
         alpha: i32,
@@ -172,15 +222,54 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         (hit, cuts.then_some(v))
     }
 
+    /// Singular extension: when the TT move is the only move that holds the
+    /// table's value (every other move fails low by a margin at half depth),
+    /// it is searched deeper; when other moves also beat beta, the node is
+    /// cut (multi-cut); when the table's value already beats beta, the TT
+    /// move is searched a little shallower.
+    fn singular(&mut self, pos: &Position<V>, n: &Node, h: TtHit, beta: i32) -> Singular {
+        let tt_value = from_tt(h.score, n.ply);
+        if n.depth < SE_MIN_DEPTH
+            || h.mv == Move::NONE
+            || h.mv.is_null()
+            || h.depth < n.depth - SE_TT_DEPTH_MARGIN
+            || h.bound == Bound::Upper
+            || tt_value.abs() >= DECISIVE
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = tt_value - SE_MARGIN_PER_DEPTH * n.depth;
+        self.excluded[n.ply] = h.mv;
+        let v = self.search(pos, s_beta - 1, s_beta, (n.depth - 1) / 2, n.ply);
+        self.excluded[n.ply] = Move::NONE;
+        if v < s_beta {
+            Singular::Extend(1)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if tt_value >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
     /// Pruning before any move is searched (non-PV nodes not in check):
-    /// reverse futility and null move. Returns the node's value when it prunes.
-    fn prune_node(&mut self, pos: &Position<V>, eval: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+    /// reverse futility, razoring and null move. Returns the node's value when it prunes.
+    fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32) -> Option<i32> {
+        let (eval, depth, ply) = (n.eval, n.depth, n.ply);
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - i32::from(n.improving)) >= beta {
             return Some(eval);
         }
+        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            let v = self.qsearch(pos, alpha, alpha + 1, ply);
+            if v <= alpha {
+                return Some(v);
+            }
+        }
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
-            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
             let child = pos.play_null();
+            self.stack[ply] = PieceTo::NONE;
             self.keys.push(child.key);
             let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1);
             self.keys.pop();
@@ -217,8 +306,10 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         self.seldepth = self.seldepth.max(ply);
 
+        // A singular-extension search of this node leaves the TT move out.
+        let excluded = self.excluded[ply];
         let (tt_hit, tt_value) = self.probe_tt(pos, alpha, beta, depth, ply);
-        if let (false, Some(v)) = (pv_node, tt_value) {
+        if let (false, Some(v), Move::NONE) = (pv_node, tt_value, excluded) {
             return v;
         }
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
@@ -234,72 +325,116 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 _ => V::evaluate(pos),
             }
         };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        // Internal iterative reduction: without a move from the table, this
+        // node was not searched before and is searched less deep.
+        let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
+        let mut node = Node { depth, ply, in_check, eval, improving, tt_move, extension: 0 };
         if !pv_node
             && !in_check
             && ply > 0
+            && excluded == Move::NONE
             && beta.abs() < DECISIVE
-            && let Some(v) = self.prune_node(pos, eval, beta, depth, ply)
+            && let Some(v) = self.prune_node(pos, &node, alpha, beta)
         {
             return v;
         }
 
+        if let Some(h) = tt_hit
+            && ply > 0
+            && excluded == Move::NONE
+        {
+            match self.singular(pos, &node, h, beta) {
+                Singular::Extend(e) => node.extension = e,
+                Singular::Cut(v) => return v,
+            }
+        }
         let alpha0 = alpha;
-        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, depth, ply, tt_move);
+        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, &node);
         if r.aborted {
             return 0;
         }
         if r.legal == 0 {
+            // Without the excluded move there may be none left: no result, only a bound.
+            if excluded != Move::NONE {
+                return alpha;
+            }
             return outcome_value(&V::no_moves(pos, in_check), pos.side, ply);
         }
-        let bound = if r.best >= beta {
-            Bound::Lower
-        } else if r.best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        if excluded != Move::NONE {
+            return r.best;
+        }
+        let bound = bound_of(r.best, alpha0, beta);
         self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { eval }, depth, bound);
         r.best
     }
 
-    /// Searches the moves of a node in order, with late-move pruning.
-    #[allow(clippy::too_many_arguments)]
+    /// Whether a move may be skipped at a shallow non-PV node: late quiet
+    /// moves, quiet moves that cannot lift the evaluation to alpha, and
+    /// moves that lose too much by exchange. `n_legal` counts this move.
+    fn prune_move(&self, pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, tactical: bool) -> bool {
+        let d = n.depth;
+        if tactical {
+            return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * d * d);
+        }
+        let lmp_limit = (LMP_BASE + LMP_PER_DEPTH * (d * d) as usize) / (2 - usize::from(n.improving));
+        if d <= LMP_MAX_DEPTH && n_legal > lmp_limit {
+            return true;
+        }
+        let prev = self.prev_moves(n.ply);
+        let hist = self.history.quiet(pos, m, prev);
+        let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / LMR_HISTORY_DIVISOR).max(0);
+        if lmr_depth <= FUTILITY_MAX_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha {
+            return true;
+        }
+        lmr_depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)
+    }
+
+    /// Searches the moves of a node in order, with move pruning.
     fn move_loop(
         &mut self,
         pos: &Position<V>,
         ctx: &LegalCtx<crate::variant::Bb<V>>,
         w: Window,
-        depth: i32,
-        ply: usize,
-        tt_move: Move,
+        n: &Node,
     ) -> LoopResult {
         let Window { mut alpha, beta, pv_node } = w;
-        let in_check = ctx.checkers.any();
-        let mut list = MoveList::new();
-        pos.generate(&mut list);
-        let picker = MovePicker::new(pos, list, tt_move, &self.history, ply);
+        let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        let prev = self.prev_moves(ply);
+        let cx = OrderContext { history: &self.history, ply, prev };
+        picker.init(pos, n.tt_move, &cx, false);
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
-        for m in picker {
+        let mut captures = CaptureList::new();
+        let excluded = self.excluded[ply];
+        while let Some(m) = picker.next(pos) {
+            if m == excluded {
+                continue;
+            }
             let Some(child) = self.child(pos, m, ctx) else { continue };
             r.legal += 1;
             let tactical = is_tactical(pos, m);
             // Whether the move checks, asked only where it decides something.
             let gives_check = || V::KING != 0 && child.in_check();
-            // Late move pruning of quiet moves at shallow depth.
             if !pv_node
                 && !in_check
-                && !tactical
                 && r.best > -DECISIVE
-                && depth <= LMP_MAX_DEPTH
-                && r.legal > LMP_BASE + LMP_PER_DEPTH * depth as usize
+                && self.prune_move(pos, m, n, alpha, r.legal, tactical)
                 && !gives_check()
             {
                 continue;
             }
-            let reduce = !(tactical || in_check);
-            let v =
-                self.search_child(&child, Window { alpha, beta, pv_node }, depth, ply, r.legal, reduce, &gives_check);
+            let reduction = if tactical || in_check || r.legal == 1 {
+                0
+            } else {
+                self.late_move_reduction(pos, m, n, pv_node, r.legal, &gives_check)
+            };
+            self.stack[ply] = self.history.piece_to(pos, m);
+            let d = if m == n.tt_move { depth + n.extension } else { depth };
+            let v = self.search_child(&child, Window { alpha, beta, pv_node }, d, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
@@ -311,18 +446,69 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     alpha = v;
                     self.update_pv(ply, m);
                     if v >= beta {
-                        if !tactical {
-                            self.history.update_quiets(pos, m, &quiets, depth, ply);
-                        }
+                        self.update_stats(pos, m, &quiets, &captures, depth, ply);
                         break;
                     }
                 }
             }
-            if !tactical && !quiets.is_full() {
-                quiets.push(m);
+            if !tactical {
+                if !quiets.is_full() {
+                    quiets.push(m);
+                }
+            } else if !captures.is_full() {
+                captures.push((m, victim(pos, m)));
             }
         }
         r
+    }
+
+    /// How much less deep a late quiet move is searched: more the later it
+    /// comes, less for PV nodes, improving positions, checks and moves with
+    /// a good history.
+    fn late_move_reduction(
+        &self,
+        pos: &Position<V>,
+        m: Move,
+        n: &Node,
+        pv_node: bool,
+        n_legal: usize,
+        gives_check: &dyn Fn() -> bool,
+    ) -> i32 {
+        let mut r = reduction(n.depth, n_legal);
+        if r == 0 {
+            return 0;
+        }
+        r += i32::from(!n.improving) - i32::from(pv_node);
+        r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / LMR_HISTORY_DIVISOR;
+        if gives_check() {
+            r -= 1;
+        }
+        r.max(0)
+    }
+
+    /// The moves one and two plies before `ply`.
+    pub(super) fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let at = |back: usize| if ply >= back { self.stack[ply - back] } else { PieceTo::NONE };
+        [at(1), at(2)]
+    }
+
+    /// A cut-off by `best`: histories, killers and counter move learn from it.
+    fn update_stats(
+        &mut self,
+        pos: &Position<V>,
+        best: Move,
+        quiets: &[Move],
+        captures: &[(Move, u8)],
+        depth: i32,
+        ply: usize,
+    ) {
+        if is_tactical(pos, best) {
+            self.history.update_captures(pos, Some((best, victim(pos, best))), captures, depth);
+        } else {
+            let prev = self.prev_moves(ply);
+            self.history.update_quiets(pos, best, quiets, depth, ply, prev);
+            self.history.update_captures(pos, None, captures, depth);
+        }
     }
 
     /// The PV at `ply`: `m` followed by the child's PV.
@@ -334,9 +520,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Principal-variation search of one child: the first move with the full
-    /// window, later ones with a null window (reduced when `reduce`), then
-    /// again at full depth and window while they beat alpha.
-    #[allow(clippy::too_many_arguments)]
+    /// window, later ones with a null window (`reduction` plies less deep),
+    /// then again at full depth and window while they beat alpha.
     fn search_child(
         &mut self,
         child: &Position<V>,
@@ -344,24 +529,16 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         depth: i32,
         ply: usize,
         n: usize,
-        reduce: bool,
-        gives_check: &dyn Fn() -> bool,
+        reduction: i32,
     ) -> i32 {
-        let Window { alpha, beta, pv_node } = w;
+        let Window { alpha, beta, pv_node: _ } = w;
         let new_depth = depth - 1;
         self.keys.push(child.key);
         let mut v;
         if n == 1 {
             v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
         } else {
-            let mut r = if reduce { reduction(depth, n) } else { 0 };
-            if r > 0 && gives_check() {
-                r = 0;
-            }
-            if pv_node && r > 0 {
-                r -= 1;
-            }
-            let r = r.min(new_depth - 1).max(0);
+            let r = reduction.min(new_depth - 1).max(0);
             v = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1);
             if v > alpha && r > 0 {
                 v = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1);
