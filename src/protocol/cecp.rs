@@ -16,11 +16,10 @@ use crate::search::{Event, Score};
 use crate::timeman::Limits;
 use std::io::Write;
 
-/// What the CECP session remembers between commands.
+/// What the CECP session remembers between commands: the sides, the game's
+/// moves and the time control.
 #[derive(Clone, Debug, Default)]
-pub struct State {
-    /// The command being handled (for `Error (...): COMMAND`).
-    pub current_command: String,
+pub struct Cecp {
     /// The side the engine plays; `None` in force mode.
     pub engine_side: Option<usize>,
     /// A search runs whose move the engine will play.
@@ -209,11 +208,78 @@ fn parse_level_time(s: &str) -> Option<u64> {
     }
 }
 
+impl Cecp {
+    /// The state on entering CECP: the engine plays Black.
+    pub fn new() -> Self {
+        Cecp { engine_side: Some(1), ..Cecp::default() }
+    }
+
+    /// The state after `new`: a new game, keeping `post` and the time
+    /// control (`level`, `st`).
+    pub fn new_game(&self) -> Self {
+        Cecp { post: self.post, level: self.level, st: self.st, ..Cecp::new() }
+    }
+
+    /// The search limits from the time control, `us` to move.
+    pub fn limits(&self, us: usize) -> Limits {
+        let mut l = Limits { depth: self.sd, ..Limits::default() };
+        if let Some(st) = self.st {
+            l.movetime = Some(st);
+        } else if let Some((mps, base, inc)) = self.level {
+            let mine = self.time.unwrap_or(base);
+            let theirs = self.otim.unwrap_or(base);
+            let (w, b) = if us == 0 { (mine, theirs) } else { (theirs, mine) };
+            l.wtime = Some(w);
+            l.btime = Some(b);
+            if inc > 0 {
+                l.winc = Some(inc);
+                l.binc = Some(inc);
+            }
+            if mps > 0 {
+                let played = (self.moves.len() as u32 + 1 - us as u32) / 2;
+                l.movestogo = Some(mps - played % mps);
+            }
+        } else if self.sd.is_none() {
+            l.movetime = Some(1000);
+        }
+        l
+    }
+
+    /// Sets the time control: `level`, `st`, `sd`, `time`, `otim`; the
+    /// error text for a bad argument.
+    pub fn set_clock(&mut self, cmd: &str, rest: &str) -> Result<(), &'static str> {
+        match cmd {
+            "level" => {
+                self.level = Some(parse_level(rest).ok_or("level needs MPS BASE INC")?);
+                self.st = None;
+            }
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if (0.0..1e9).contains(&s) => self.st = Some((s * 1000.0) as u64),
+                _ => return Err("st needs seconds"),
+            },
+            "sd" => match arg_num(rest) {
+                Some(d) if (1..=1000).contains(&d) => self.sd = Some(d as i32),
+                _ => return Err("sd needs a depth 1..1000"),
+            },
+            _ => {
+                let cs = arg_num(rest).ok_or("time needs centiseconds")?;
+                let ms = Some((cs.max(0) as u64).saturating_mul(10));
+                if cmd == "time" {
+                    self.time = ms;
+                } else {
+                    self.otim = ms;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<W: Write> Session<W> {
     /// Enters CECP mode (the `xboard` command).
     pub fn enter_cecp(&mut self) {
         self.mode = Mode::Cecp;
-        self.cecp = State { post: false, engine_side: Some(1), ..State::default() };
+        self.cecp = Cecp::new();
     }
 
     /// `setup` and `piece` lines for a variant XBoard does not know.
@@ -287,33 +353,6 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The search limits from the CECP time control.
-    fn cecp_limits(&self) -> Limits {
-        let c = &self.cecp;
-        let mut l = Limits { depth: c.sd, ..Limits::default() };
-        let us = self.engine.game().side_to_move();
-        if let Some(st) = c.st {
-            l.movetime = Some(st);
-        } else if let Some((mps, base, inc)) = c.level {
-            let mine = c.time.unwrap_or(base);
-            let theirs = c.otim.unwrap_or(base);
-            let (w, b) = if us == 0 { (mine, theirs) } else { (theirs, mine) };
-            l.wtime = Some(w);
-            l.btime = Some(b);
-            if inc > 0 {
-                l.winc = Some(inc);
-                l.binc = Some(inc);
-            }
-            if mps > 0 {
-                let played = (self.cecp.moves.len() as u32 + 1 - us as u32) / 2;
-                l.movestogo = Some(mps - played % mps);
-            }
-        } else if c.sd.is_none() {
-            l.movetime = Some(1000);
-        }
-        l
-    }
-
     /// Starts thinking on the engine's move if it is its turn.
     fn cecp_maybe_think(&mut self) {
         if self.cecp.analyzing {
@@ -324,7 +363,7 @@ impl<W: Write> Session<W> {
         let stm = self.engine.game().side_to_move();
         if self.cecp.engine_side == Some(stm) && self.engine.game().outcome().is_none() {
             self.cecp.thinking = true;
-            let l = self.cecp_limits();
+            let l = self.cecp.limits(stm);
             self.start_search(l);
         }
     }
@@ -489,7 +528,7 @@ impl<W: Write> Session<W> {
     pub fn handle_cecp(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, rest) = super::split_command(line);
-        self.cecp.current_command = line.to_string();
+        self.command = line.to_string();
         match cmd {
             "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
             | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
@@ -515,10 +554,9 @@ impl<W: Write> Session<W> {
     fn cecp_game_command(&mut self, cmd: &str, rest: &str) {
         match cmd {
             "new" => {
-                let keep = (self.cecp.post, self.cecp.level, self.cecp.st);
                 let _ = self.engine.set_variant(xboard_variant("normal"));
                 self.engine.new_game();
-                self.cecp = State { engine_side: Some(1), post: keep.0, level: keep.1, st: keep.2, ..State::default() };
+                self.cecp = self.cecp.new_game();
             }
             "variant" => match self.engine.set_variant(xboard_variant(rest)) {
                 Ok(()) => {
@@ -558,33 +596,8 @@ impl<W: Write> Session<W> {
 
     /// The time control: `level`, `st`, `sd`, `time`, `otim`.
     fn cecp_clock(&mut self, cmd: &str, rest: &str) {
-        match cmd {
-            "level" => match parse_level(rest) {
-                Some(l) => {
-                    self.cecp.level = Some(l);
-                    self.cecp.st = None;
-                }
-                None => self.error("level needs MPS BASE INC"),
-            },
-            "st" => match rest.parse::<f64>() {
-                Ok(s) if (0.0..1e9).contains(&s) => self.cecp.st = Some((s * 1000.0) as u64),
-                _ => self.error("st needs seconds"),
-            },
-            "sd" => match arg_num(rest) {
-                Some(d) if (1..=1000).contains(&d) => self.cecp.sd = Some(d as i32),
-                _ => self.error("sd needs a depth 1..1000"),
-            },
-            _ => match arg_num(rest) {
-                Some(cs) => {
-                    let ms = Some((cs.max(0) as u64).saturating_mul(10));
-                    if cmd == "time" {
-                        self.cecp.time = ms;
-                    } else {
-                        self.cecp.otim = ms;
-                    }
-                }
-                None => self.error("time needs centiseconds"),
-            },
+        if let Err(msg) = self.cecp.set_clock(cmd, rest) {
+            self.error(msg);
         }
     }
 

@@ -112,8 +112,10 @@ pub struct Session<W: Write> {
     pub out_closed: bool,
     /// The most nodes `go perft` may count (estimated before counting).
     pub perft_max_nodes: f64,
-    /// CECP state (only used in CECP mode).
-    pub cecp: cecp::State,
+    /// The command being handled (for CECP's `Error (...): COMMAND`).
+    pub command: String,
+    /// CECP's own state (only used in CECP mode).
+    pub cecp: cecp::Cecp,
 }
 
 impl<W: Write> Session<W> {
@@ -132,7 +134,8 @@ impl<W: Write> Session<W> {
             queue: VecDeque::new(),
             out_closed: false,
             perft_max_nodes: PERFT_MAX_NODES,
-            cecp: cecp::State::default(),
+            command: String::new(),
+            cecp: cecp::Cecp::default(),
         }
     }
 
@@ -148,7 +151,7 @@ impl<W: Write> Session<W> {
     /// Reports bad input: exactly one line, in the mode's form.
     pub fn error(&mut self, msg: impl std::fmt::Display) {
         let l = match self.mode {
-            Mode::Cecp => format!("Error ({msg}): {}", self.cecp.current_command),
+            Mode::Cecp => format!("Error ({msg}): {}", self.command),
             _ => format!("info string error {msg}"),
         };
         self.say(&l);
@@ -182,7 +185,7 @@ impl<W: Write> Session<W> {
     }
 
     fn not_utf8(&mut self, text: String) {
-        self.cecp.current_command = text;
+        self.command = text;
         self.error("the line is not valid UTF-8");
     }
 
@@ -217,7 +220,7 @@ impl<W: Write> Session<W> {
     /// One error line for a command that would wait for a search with no end in sight.
     fn refuse(&mut self, line: &str) {
         let cmd = split_command(line).0;
-        self.cecp.current_command = line.to_string();
+        self.command = line.to_string();
         self.error(format!("{cmd}: refused during a search with no end in sight (send stop first)"));
     }
 
@@ -394,7 +397,7 @@ impl<W: Write> Session<W> {
         match w {
             Work::Line(l) => self.say(&l),
             Work::Error { msg, command } => {
-                self.cecp.current_command = command;
+                self.command = command;
                 self.error(&msg);
             }
             Work::Done => self.work = None,
@@ -422,7 +425,7 @@ impl<W: Write> Session<W> {
     pub fn start_perft(&mut self, depth: u32) {
         let game = self.engine.game().clone_box();
         let conv = self.move_writer();
-        let (most, command) = (self.perft_max_nodes, self.cecp.current_command.clone());
+        let (most, command) = (self.perft_max_nodes, self.command.clone());
         self.start_work(move |send, stop| {
             if let Err(msg) = perft_feasible(game.as_ref(), depth, most) {
                 return send(Work::Error { msg, command });
@@ -529,7 +532,7 @@ pub fn run() {
                     }
                 }
                 Ok(input::Line::TooLong) => {
-                    s.cecp.current_command = "...".into();
+                    s.command = "...".into();
                     s.error(format!("the line is longer than {} bytes", input::MAX_LINE));
                 }
                 Err(_) => {
