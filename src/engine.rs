@@ -16,8 +16,9 @@ use std::thread::JoinHandle;
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 pub const MAX_THREADS: usize = 256;
-/// The stack of every search thread (deep recursion with large frames).
-pub const SEARCH_STACK_BYTES: usize = 16 << 20;
+/// The stack of every search thread (deep recursion with large frames):
+/// the search's one constant.
+pub use crate::search::params::THREAD_STACK_BYTES as SEARCH_STACK_BYTES;
 /// The clock planning mode the variant is asked with by default.
 pub const DEFAULT_TIME_MODE: &str = "peaceful";
 

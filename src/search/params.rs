@@ -79,7 +79,8 @@ pub const HISTORY_MAX: i32 = 16384;
 /// Lazy SMP: helper thread `id` skips iteration `d` when `(d + id) % SKIP_PERIOD == 0`.
 pub const HELPER_SKIP_PERIOD: i32 = 3;
 
-/// Stack of each search thread.
+/// Stack of each search thread (the engine's main search thread too: deep
+/// recursion with large frames).
 pub const THREAD_STACK_BYTES: usize = 16 << 20;
 
 /// Late-move reduction by depth and move number.
