@@ -9,7 +9,7 @@
 
 use super::{Mode, Session, Timing};
 use crate::engine_game::EngineGame;
-use crate::errors::{MoveError, PositionError};
+use crate::errors::{MoveError, OptionError, PositionError};
 use crate::game::VariantDesc;
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Score};
@@ -564,7 +564,8 @@ impl<W: Write> Session<W> {
                     self.cecp.moves.clear();
                     self.cecp_setup();
                 }
-                Err(_) => self.error("unknown variant"),
+                Err(OptionError::UnknownVariant { .. }) => self.error("unknown variant"),
+                Err(e) => self.error(e),
             },
             "force" => self.cecp.engine_side = None,
             "result" => {
