@@ -190,7 +190,7 @@ impl<V: Variant> AnyGame for Game<V> {
         self.pos().parse_uci_move(text).is_ok_and(|m| m.kind() == crate::moves::Kind::Igui)
     }
     fn forfeit(&self, loser: usize, reason: &str) -> Outcome {
-        V::forfeit_in(self.pos(), loser, reason)
+        V::forfeit(self.pos(), loser, reason)
     }
     fn describe(&self) -> VariantDesc {
         use crate::geometry::Geometry;

@@ -200,14 +200,10 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
         }
     }
     /// The result when `loser` forfeits (on time, or by a fault the referee
-    /// saw): a plain win for the other side unless the game keeps scores.
-    fn forfeit(loser: usize, reason: &str) -> Outcome {
+    /// saw) in `pos`: a plain win for the other side unless the game keeps
+    /// scores (Ita's time result, IAGO's bare-king points under its options).
+    fn forfeit(_pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
         Outcome::win(loser ^ 1, reason)
-    }
-    /// The result when `loser` forfeits, where the game's rule options may
-    /// score it (IAGO's bare-king points); [`Variant::forfeit`] by default.
-    fn forfeit_in(_pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
-        Self::forfeit(loser, reason)
     }
     /// The result of a third occurrence (where [`Variant::REPETITION_DRAWS`]).
     fn repetition(_pos: &Position<Self>) -> Outcome {

@@ -158,7 +158,7 @@ macro_rules! iago_variant {
             fn repetition(pos: &Position<Self>) -> Outcome {
                 rules::scored(if X { pos.rules } else { 0 }, Outcome::draw("threefold repetition"))
             }
-            fn forfeit_in(pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
+            fn forfeit(pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
                 rules::scored(if X { pos.rules } else { 0 }, Outcome::win(loser ^ 1, reason))
             }
         }

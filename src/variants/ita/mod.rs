@@ -191,7 +191,7 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
 
     /// Goal, flags captured and bare Flag, for the side that has just moved.
     /// A forfeit scores as Ita's time result: the loser 1, the other side 4.
-    fn forfeit(loser: usize, reason: &str) -> Outcome {
+    fn forfeit(_pos: &Position<Self>, loser: usize, reason: &str) -> Outcome {
         Outcome::scores(loser, 1, 4, reason)
     }
     fn board_end(pos: &Position<Self>) -> Option<Outcome> {
