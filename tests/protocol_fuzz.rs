@@ -113,9 +113,9 @@ fn small(r: &mut Rng, lo: usize, hi: usize) -> String {
 /// the line stream does not depend on timing).
 fn fen(r: &mut Rng, s: &mut Session<Vec<u8>>) -> String {
     // The engine's own moves in CECP depend on the search: not read.
-    if r.chance(40) && s.mode != Mode::Cecp {
+    if r.chance(40) && s.mode() != Mode::Cecp {
         s.finish();
-        return s.engine.game().fen();
+        return s.core.engine.game().fen();
     }
     let n = 1 + r.below(6);
     (0..n).map(|_| r.pick(FEN_PIECES).to_string()).collect::<Vec<_>>().join(" ")
@@ -123,12 +123,12 @@ fn fen(r: &mut Rng, s: &mut Session<Vec<u8>>) -> String {
 
 /// Some legal moves of the position in the mode's notation, and tokens.
 fn moves(r: &mut Rng, s: &mut Session<Vec<u8>>) -> String {
-    let legal = if s.mode == Mode::Cecp {
+    let legal = if s.mode() == Mode::Cecp {
         // The engine's own moves in CECP depend on the search: not read.
         vec!["e2e4".to_string(), "e7e5".into(), "g1f3".into(), "b8c6".into(), "a2a3".into(), "a13a14".into()]
     } else {
         s.finish();
-        s.engine.game().legal_moves()
+        s.core.engine.game().legal_moves()
     };
     let w = s.move_writer();
     let n = r.below(4);
@@ -219,10 +219,10 @@ fn next_line(r: &mut Rng, s: &mut Session<Vec<u8>>) -> (Vec<u8>, bool) {
     if r.chance(4) {
         return (format!("{} {}", r.pick(GARBAGE), r.pick(TOKENS)).into_bytes(), true);
     }
-    if r.chance(4) && s.mode != Mode::Cecp {
+    if r.chance(4) && s.mode() != Mode::Cecp {
         return (r.pick(ABSURD).as_bytes().to_vec(), false);
     }
-    let mut line = if s.mode == Mode::Cecp { cecp_line(r, s) } else { uci_line(r, s) };
+    let mut line = if s.mode() == Mode::Cecp { cecp_line(r, s) } else { uci_line(r, s) };
     // Truncated lines: cut at a character boundary.
     if r.chance(15) {
         let cut = r.below(line.chars().count() + 1);
@@ -263,7 +263,7 @@ fn fuzz(seed: u64, mode: Mode, lines: usize) {
         s.handle(depth_limit);
     }
     // Perfts the engine accepts may take minutes: small ones only here.
-    s.perft_max_nodes = 1e6;
+    s.core.perft_max_nodes = 1e6;
     let mut tally = Tally::default();
     for i in 0..lines {
         // Mostly as a GUI that waits for answers; now and then racing ahead.
@@ -282,28 +282,28 @@ fn fuzz(seed: u64, mode: Mode, lines: usize) {
         }
         let ran_at_once = !s.busy();
         let queue_empty = s.queued() == 0;
-        let fen_before = s.engine.game().fen();
-        let before = s.out.len();
+        let fen_before = s.core.engine.game().fen();
+        let before = s.core.out.len();
         assert!(s.handle_bytes(&line), "seed {seed} line {i}: quit");
-        let out = String::from_utf8_lossy(&s.out[before..]).to_string();
+        let out = String::from_utf8_lossy(&s.core.out[before..]).to_string();
         let what = format!("seed {seed} line {i} {:?}", String::from_utf8_lossy(&line));
-        let errors = out.lines().filter(|l| is_error(s.mode, l)).count();
+        let errors = out.lines().filter(|l| is_error(s.mode(), l)).count();
         if text.is_some_and(|t| t == "isready") {
             assert!(out.lines().any(|l| l == "readyok"), "{what}: no readyok at once: {out}");
         }
         // Bad lines wait in turn behind queued commands.
         if must_fail && queue_empty {
             assert_eq!(errors, 1, "{what}: {out}");
-            assert_eq!(s.engine.game().fen(), fen_before, "{what} changed the position");
+            assert_eq!(s.core.engine.game().fen(), fen_before, "{what} changed the position");
         }
         if ran_at_once && s.queued() == 0 {
             assert!(errors <= 1, "{what}: {errors} errors: {out}");
             if errors == 1 && matches!(word, "position" | "setboard" | "usermove") {
-                assert_eq!(s.engine.game().fen(), fen_before, "{what} changed the position");
+                assert_eq!(s.core.engine.game().fen(), fen_before, "{what} changed the position");
             }
         }
         if !must_fail {
-            tally.go += (word == "go" && s.mode != Mode::Cecp) as usize;
+            tally.go += (word == "go" && s.mode() != Mode::Cecp) as usize;
             tally.ping += (word == "ping") as usize;
         }
         tally.lines += 1;
@@ -314,9 +314,9 @@ fn fuzz(seed: u64, mode: Mode, lines: usize) {
     }
     s.settle();
     assert!(!s.busy(), "seed {seed}: still busy after the end of input");
-    let out = String::from_utf8_lossy(&s.out).to_string();
+    let out = String::from_utf8_lossy(&s.core.out).to_string();
     let count = |p: &str| out.lines().filter(|l| l.starts_with(p)).count();
-    let errors = out.lines().filter(|l| is_error(s.mode, l)).count();
+    let errors = out.lines().filter(|l| is_error(s.mode(), l)).count();
     if mode == Mode::Cecp {
         assert_eq!(count("pong"), tally.ping, "seed {seed}: a ping without its pong");
     } else {

@@ -7,19 +7,23 @@
 //! piece with its moves in Betza notation, so XBoard can draw the board;
 //! `lift` is answered with `highlight` so it can show the legal moves.
 
-use super::{Mode, Session, Timing};
+use super::core::Core;
+use super::options::Changed;
+use super::text::MoveText;
+use super::{Flow, Mode, Protocol, Timing};
 use crate::engine_game::EngineGame;
 use crate::errors::{MoveError, OptionError, PositionError};
 use crate::game::VariantDesc;
 use crate::registry::{RuleOptions, VARIANTS, new_game_with};
 use crate::search::{Event, Score};
 use crate::timeman::Limits;
+use std::fmt::Display;
 use std::io::Write;
 
 /// What the CECP session remembers between commands: the sides, the game's
 /// moves and the time control.
 #[derive(Clone, Debug, Default)]
-pub struct Cecp {
+pub struct State {
     /// The side the engine plays; `None` in force mode.
     pub engine_side: Option<usize>,
     /// A search runs whose move the engine will play.
@@ -208,16 +212,16 @@ fn parse_level_time(s: &str) -> Option<u64> {
     }
 }
 
-impl Cecp {
+impl State {
     /// The state on entering CECP: the engine plays Black.
     pub fn new() -> Self {
-        Cecp { engine_side: Some(1), ..Cecp::default() }
+        State { engine_side: Some(1), ..State::default() }
     }
 
     /// The state after `new`: a new game, keeping `post` and the time
     /// control (`level`, `st`).
     pub fn new_game(&self) -> Self {
-        Cecp { post: self.post, level: self.level, st: self.st, ..Cecp::new() }
+        State { post: self.post, level: self.level, st: self.st, ..State::new() }
     }
 
     /// The search limits from the time control, `us` to move.
@@ -275,31 +279,128 @@ impl Cecp {
     }
 }
 
-impl<W: Write> Session<W> {
-    /// Enters CECP mode (the `xboard` command).
-    pub fn enter_cecp(&mut self) {
-        self.mode = Mode::Cecp;
-        self.cecp = Cecp::new();
+/// CECP over the session's core, with its own [`State`].
+pub struct Cecp<'a, W: Write> {
+    pub core: &'a mut Core<W>,
+    pub state: &'a mut State,
+}
+
+impl<W: Write> Protocol for Cecp<'_, W> {
+    /// Prints a search event: thinking output and the engine's move.
+    fn on_event(&mut self, ev: Event) {
+        match ev {
+            Event::Info(i) => {
+                if self.state.post && i.multipv == 1 {
+                    let score = match i.score {
+                        Score::Cp(v) => v,
+                        Score::Mate(m) if m > 0 => 100000 + m,
+                        Score::Mate(m) => -100000 + m,
+                    };
+                    let w = self.writer();
+                    let pv: Vec<String> = i.pv.iter().map(|m| w.write(m)).collect();
+                    let l = format!("{} {} {} {} {}", i.depth, score, i.time_ms / 10, i.nodes, pv.join(" "));
+                    self.core.say(&l);
+                }
+            }
+            Event::BestMove { best, .. } => {
+                if !std::mem::take(&mut self.state.thinking) {
+                    return;
+                }
+                match best {
+                    Some(m) => {
+                        let out = self.write_move(&m);
+                        if self.core.engine.push_move(&m).is_ok() {
+                            self.state.moves.push(m);
+                            for l in out {
+                                self.core.say(&format!("move {l}"));
+                            }
+                            self.check_over();
+                        }
+                    }
+                    None => {
+                        self.check_over();
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a CECP command does during a search (see [`Timing`]): the
+    /// commands that end a game or leave a mode abandon the search, as
+    /// XBoard expects; `ping` is answered after the engine's move.
+    fn timing(&self, cmd: &str, rest: &str) -> Timing {
+        match cmd {
+            "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
+            | "exit" | "white" | "black" => Timing::Interrupt,
+            "usermove" if self.state.analyzing => Timing::Interrupt,
+            "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
+            // While analysing (no end in sight) every earlier command is done.
+            "ping" if self.core.endless() => Timing::Now,
+            "ping" => Timing::Change,
+            "d" | "lift" => Timing::ReadOnly,
+            "" | "quit" | "?" => Timing::Urgent,
+            _ if looks_like_move(cmd, rest) => self.timing("usermove", cmd),
+            _ => Timing::Now,
+        }
+    }
+
+    fn execute(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let (cmd, rest) = super::split_command(line);
+        self.core.command = line.to_string();
+        match cmd {
+            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
+            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
+            "quit" => return Flow::Quit,
+            "uci" => return Flow::Switch(Mode::Uci),
+            "usi" => return Flow::Switch(Mode::Usi),
+            "?" => self.core.stop_search(),
+            "post" => self.state.post = true,
+            "nopost" => self.state.post = false,
+            "level" | "st" | "sd" | "time" | "otim" => self.clock(cmd, rest),
+            "protover" | "ping" | "memory" | "cores" | "option" | "lift" | "d" | "perft" => {
+                self.engine_command(cmd, rest)
+            }
+            _ => self.game_command(cmd, rest),
+        }
+        Flow::Continue
+    }
+
+    fn error(&mut self, msg: &dyn Display) {
+        let l = format!("Error ({msg}): {}", self.core.command);
+        self.core.say(&l);
+    }
+
+    /// The move of a search being stopped is not played.
+    fn abandon_move(&mut self) {
+        self.state.thinking = false;
+    }
+}
+
+impl<W: Write> Cecp<'_, W> {
+    /// XBoard's move texts.
+    fn writer(&self) -> MoveText {
+        self.core.move_text(Mode::Cecp)
     }
 
     /// `setup` and `piece` lines for a variant XBoard does not know.
-    pub fn cecp_setup(&mut self) {
-        let d = self.engine.game().describe();
-        if self.engine.game().xboard_name() == Some("normal") {
+    pub fn setup(&mut self) {
+        let d = self.core.engine.game().describe();
+        if self.core.engine.game().xboard_name() == Some("normal") {
             return;
         }
-        let fen = self.engine.game().xboard_fen_out(d.start_fen);
+        let fen = self.core.engine.game().xboard_fen_out(d.start_fen);
         let l =
             format!("setup ({}) {}x{}+{}_{} {}", piece_table(&d), d.files, d.ranks, holdings(&d), template(&d), fen);
-        self.say(&l);
+        self.core.say(&l);
         for t in 1..=d.pieces.len() as u8 {
             let letter = d.pieces[t as usize - 1].letter;
-            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.engine.game()));
-            self.say(&l);
+            let l = format!("piece {letter}& {}", xboard_betza(&d, t, self.core.engine.game()));
+            self.core.say(&l);
         }
     }
 
-    fn cecp_features(&mut self) {
+    fn features(&mut self) {
         // A variant without an XBoard name (Ito Shogi's 31 ranks are beyond
         // XBoard's board limits) is not offered, though `variant <name>` works.
         let vars: Vec<&str> = VARIANTS
@@ -312,41 +413,28 @@ impl<W: Write> Session<W> {
             super::uci::ENGINE_NAME,
             vars.join(",")
         );
-        self.say(&l);
-        for o in super::options::options(self.engine.variant()) {
+        self.core.say(&l);
+        for o in super::options::options(self.core.engine.variant()) {
             if let Some(l) = super::options::cecp_line(&o) {
-                self.say(&l);
+                self.core.say(&l);
             }
         }
-        self.say("feature done=1");
+        self.core.say("feature done=1");
     }
 
     /// Rebuilds the game from the start position and the move list.
-    fn cecp_replay(&mut self) -> Result<(), PositionError> {
-        let moves: Vec<&str> = self.cecp.moves.iter().map(String::as_str).collect();
-        let fen = self.cecp.start_fen.clone();
-        self.engine.set_position(fen.as_deref(), &moves)
-    }
-
-    /// The line XBoard reads when the game has ended.
-    fn cecp_result_line(o: &crate::variant::Outcome) -> String {
-        let r = match o.winner {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        };
-        match o.scores {
-            Some(s) => format!("{r} {{{} {}:{}}}", o.reason, s[0], s[1]),
-            None => format!("{r} {{{}}}", o.reason),
-        }
+    fn replay(&mut self) -> Result<(), PositionError> {
+        let moves: Vec<&str> = self.state.moves.iter().map(String::as_str).collect();
+        let fen = self.state.start_fen.clone();
+        self.core.engine.set_position(fen.as_deref(), &moves)
     }
 
     /// Prints the result if the game is over; returns whether it is.
-    fn cecp_check_over(&mut self) -> bool {
-        match self.engine.game().outcome() {
+    fn check_over(&mut self) -> bool {
+        match self.core.engine.game().outcome() {
             Some(o) => {
-                let l = Self::cecp_result_line(&o);
-                self.say(&l);
+                let l = result_line(&o);
+                self.core.say(&l);
                 true
             }
             None => false,
@@ -354,23 +442,23 @@ impl<W: Write> Session<W> {
     }
 
     /// Starts thinking on the engine's move if it is its turn.
-    fn cecp_maybe_think(&mut self) {
-        if self.cecp.analyzing {
-            self.cecp.thinking = false;
-            self.start_search(Limits { infinite: true, ..Limits::default() });
+    fn maybe_think(&mut self) {
+        if self.state.analyzing {
+            self.state.thinking = false;
+            self.core.start_search(Limits { infinite: true, ..Limits::default() });
             return;
         }
-        let stm = self.engine.game().side_to_move();
-        if self.cecp.engine_side == Some(stm) && self.engine.game().outcome().is_none() {
-            self.cecp.thinking = true;
-            let l = self.cecp.limits(stm);
-            self.start_search(l);
+        let stm = self.core.engine.game().side_to_move();
+        if self.state.engine_side == Some(stm) && self.core.engine.game().outcome().is_none() {
+            self.state.thinking = true;
+            let l = self.state.limits(stm);
+            self.core.start_search(l);
         }
     }
 
     /// A move text from XBoard as the engine's move (multi-leg igui included).
-    fn cecp_read_move(&self, text: &str) -> Result<String, MoveError> {
-        let m = self.move_writer().read(text)?;
+    fn read_move(&self, text: &str) -> Result<String, MoveError> {
+        let m = self.writer().read(text)?;
         if let Some((a, b)) = m.split_once(',') {
             // An igui: to the victim and back (`e5a5,a5e5`) is `e5a5`.
             if a.len() >= 4 && b.len() >= 4 {
@@ -393,8 +481,8 @@ impl<W: Write> Session<W> {
 
     /// An engine move as XBoard reads it: an igui (`e5a5` with the Leaper
     /// staying) goes to the victim and back.
-    fn cecp_write_move(&self, m: &str) -> Vec<String> {
-        let w = self.move_writer();
+    fn write_move(&self, m: &str) -> Vec<String> {
+        let w = self.writer();
         if let Some((from, to)) = self.igui_squares(m) {
             let a = w.write(&format!("{from}{to}"));
             let b = w.write(&format!("{to}{from}"));
@@ -406,7 +494,7 @@ impl<W: Write> Session<W> {
     /// The two squares of a move if it is an igui capture (the capturer
     /// stays on its square).
     fn igui_squares(&self, m: &str) -> Option<(String, String)> {
-        if !self.engine.game().is_igui(m) {
+        if !self.core.engine.game().is_igui(m) {
             return None;
         }
         match square_list(m).as_slice() {
@@ -416,13 +504,13 @@ impl<W: Write> Session<W> {
     }
 
     /// `highlight` for the legal moves of the piece on `square` (canonical).
-    fn cecp_highlight(&mut self, square: &str) {
-        let d = self.engine.game().describe();
-        let Some(fen_board) = board_grid(&self.engine.game().fen(), d.files, d.ranks) else {
+    fn highlight(&mut self, square: &str) {
+        let d = self.core.engine.game().describe();
+        let Some(fen_board) = board_grid(&self.core.engine.game().fen(), d.files, d.ranks) else {
             return;
         };
         let mut marks = vec![None::<char>; d.files * d.ranks];
-        for m in self.engine.game().legal_moves() {
+        for m in self.core.engine.game().legal_moves() {
             let sqs = square_list(&m);
             if m.contains('@') || sqs.len() < 2 || sqs[0] != square {
                 continue;
@@ -463,232 +551,153 @@ impl<W: Write> Session<W> {
             }
             rows.push(s);
         }
-        self.say(&format!("highlight {}", rows.join("/")));
-    }
-
-    /// Prints a search event: thinking output and the engine's move.
-    pub fn cecp_event(&mut self, ev: Event) {
-        match ev {
-            Event::Info(i) => {
-                if self.cecp.post && i.multipv == 1 {
-                    let score = match i.score {
-                        Score::Cp(v) => v,
-                        Score::Mate(m) if m > 0 => 100000 + m,
-                        Score::Mate(m) => -100000 + m,
-                    };
-                    let w = self.move_writer();
-                    let pv: Vec<String> = i.pv.iter().map(|m| w.write(m)).collect();
-                    let l = format!("{} {} {} {} {}", i.depth, score, i.time_ms / 10, i.nodes, pv.join(" "));
-                    self.say(&l);
-                }
-            }
-            Event::BestMove { best, .. } => {
-                if !std::mem::take(&mut self.cecp.thinking) {
-                    return;
-                }
-                match best {
-                    Some(m) => {
-                        let out = self.cecp_write_move(&m);
-                        if self.engine.push_move(&m).is_ok() {
-                            self.cecp.moves.push(m);
-                            for l in out {
-                                self.say(&format!("move {l}"));
-                            }
-                            self.cecp_check_over();
-                        }
-                    }
-                    None => {
-                        self.cecp_check_over();
-                    }
-                }
-            }
-        }
-    }
-
-    /// What a CECP command does during a search (see [`Timing`]): the
-    /// commands that end a game or leave a mode abandon the search, as
-    /// XBoard expects; `ping` is answered after the engine's move.
-    pub fn cecp_timing(&self, cmd: &str, rest: &str) -> Timing {
-        match cmd {
-            "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
-            | "exit" | "white" | "black" => Timing::Interrupt,
-            "usermove" if self.cecp.analyzing => Timing::Interrupt,
-            "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
-            // While analysing (no end in sight) every earlier command is done.
-            "ping" if self.endless() => Timing::Now,
-            "ping" => Timing::Change,
-            "d" | "lift" => Timing::ReadOnly,
-            "" | "quit" | "?" => Timing::Urgent,
-            _ if looks_like_move(cmd, rest) => self.cecp_timing("usermove", cmd),
-            _ => Timing::Now,
-        }
-    }
-
-    /// Handles one CECP line; returns false on `quit`.
-    pub fn handle_cecp(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let (cmd, rest) = super::split_command(line);
-        self.command = line.to_string();
-        match cmd {
-            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
-            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
-            "quit" => return false,
-            "uci" | "usi" => {
-                self.cecp.thinking = false;
-                self.mode = Mode::Uci;
-                return self.handle_uci_like(line);
-            }
-            "?" => self.stop_search(),
-            "post" => self.cecp.post = true,
-            "nopost" => self.cecp.post = false,
-            "level" | "st" | "sd" | "time" | "otim" => self.cecp_clock(cmd, rest),
-            "protover" | "ping" | "memory" | "cores" | "option" | "lift" | "d" | "perft" => {
-                self.cecp_engine_command(cmd, rest)
-            }
-            _ => self.cecp_game_command(cmd, rest),
-        }
-        true
+        self.core.say(&format!("highlight {}", rows.join("/")));
     }
 
     /// The commands about the game: sides, position, moves, analysis.
-    fn cecp_game_command(&mut self, cmd: &str, rest: &str) {
+    fn game_command(&mut self, cmd: &str, rest: &str) {
         match cmd {
             "new" => {
-                let _ = self.engine.set_variant(xboard_variant("normal"));
-                self.engine.new_game();
-                self.cecp = self.cecp.new_game();
+                let _ = self.core.engine.set_variant(xboard_variant("normal"));
+                self.core.engine.new_game();
+                *self.state = self.state.new_game();
             }
-            "variant" => match self.engine.set_variant(xboard_variant(rest)) {
+            "variant" => match self.core.engine.set_variant(xboard_variant(rest)) {
                 Ok(()) => {
-                    self.cecp.start_fen = None;
-                    self.cecp.moves.clear();
-                    self.cecp_setup();
+                    self.state.start_fen = None;
+                    self.state.moves.clear();
+                    self.setup();
                 }
-                Err(OptionError::UnknownVariant { .. }) => self.error("unknown variant"),
-                Err(e) => self.error(e),
+                Err(OptionError::UnknownVariant { .. }) => self.error(&"unknown variant"),
+                Err(e) => self.error(&e),
             },
-            "force" => self.cecp.engine_side = None,
+            "force" => self.state.engine_side = None,
             "result" => {
-                self.cecp.engine_side = None;
-                self.cecp.analyzing = false;
+                self.state.engine_side = None;
+                self.state.analyzing = false;
             }
             "go" => {
-                self.cecp.engine_side = Some(self.engine.game().side_to_move());
-                if !self.cecp_check_over() {
-                    self.cecp_maybe_think();
+                self.state.engine_side = Some(self.core.engine.game().side_to_move());
+                if !self.check_over() {
+                    self.maybe_think();
                 }
             }
-            "playother" => self.cecp.engine_side = Some(self.engine.game().side_to_move() ^ 1),
-            "white" | "black" => self.cecp.engine_side = Some(if cmd == "white" { 1 } else { 0 }),
-            "setboard" => self.cecp_setboard(rest),
-            "undo" | "remove" => self.cecp_undo(if cmd == "undo" { 1 } else { 2 }),
+            "playother" => self.state.engine_side = Some(self.core.engine.game().side_to_move() ^ 1),
+            "white" | "black" => self.state.engine_side = Some(if cmd == "white" { 1 } else { 0 }),
+            "setboard" => self.setboard(rest),
+            "undo" | "remove" => self.undo(if cmd == "undo" { 1 } else { 2 }),
             "analyze" => {
-                self.cecp.analyzing = true;
-                self.cecp.engine_side = None;
-                self.cecp_maybe_think();
+                self.state.analyzing = true;
+                self.state.engine_side = None;
+                self.maybe_think();
             }
-            "exit" => self.cecp.analyzing = false,
-            "usermove" => self.cecp_usermove(rest),
+            "exit" => self.state.analyzing = false,
+            "usermove" => self.usermove(rest),
             // A bare move (usermove=0 style) or an unknown command.
-            _ if looks_like_move(cmd, rest) => self.cecp_usermove(cmd),
-            _ => self.error("unknown command"),
+            _ if looks_like_move(cmd, rest) => self.usermove(cmd),
+            _ => self.error(&"unknown command"),
         }
     }
 
     /// The time control: `level`, `st`, `sd`, `time`, `otim`.
-    fn cecp_clock(&mut self, cmd: &str, rest: &str) {
-        if let Err(msg) = self.cecp.set_clock(cmd, rest) {
-            self.error(msg);
+    fn clock(&mut self, cmd: &str, rest: &str) {
+        if let Err(msg) = self.state.set_clock(cmd, rest) {
+            self.error(&msg);
         }
     }
 
     /// The commands about the engine: features, `ping`, memory, cores,
     /// options, `lift`, `d`, `perft`.
-    fn cecp_engine_command(&mut self, cmd: &str, rest: &str) {
+    fn engine_command(&mut self, cmd: &str, rest: &str) {
         match cmd {
-            "protover" => self.cecp_features(),
-            "ping" => self.say(&format!("pong {rest}")),
+            "protover" => self.features(),
+            "ping" => self.core.say(&format!("pong {rest}")),
             "memory" => match arg_num(rest) {
                 Some(mb) if mb >= 1 => {
-                    if let Err(e) = self.engine.set_hash(mb as usize) {
+                    if let Err(e) = self.core.engine.set_hash(mb as usize) {
                         self.error(&e);
                     }
                 }
-                _ => self.error("memory needs megabytes"),
+                _ => self.error(&"memory needs megabytes"),
             },
             "cores" => match arg_num(rest) {
                 Some(n) if n >= 1 => {
-                    if let Err(e) = self.engine.set_threads(n as usize) {
+                    if let Err(e) = self.core.engine.set_threads(n as usize) {
                         self.error(&e);
                     }
                 }
-                _ => self.error("cores needs a number of threads"),
+                _ => self.error(&"cores needs a number of threads"),
             },
             "option" => {
                 let (name, value) = match rest.split_once('=') {
                     Some((n, v)) => (n.trim(), Some(v.trim())),
                     None => (rest, None),
                 };
-                if let Err(e) = self.set_option(name, value) {
-                    self.error(&e);
+                match self.core.set_option(name, value) {
+                    Ok(Changed::Variant | Changed::Rules) => self.setup(),
+                    Ok(Changed::Nothing) => {}
+                    Err(e) => self.error(&e),
                 }
             }
             "lift" => {
-                let w = self.move_writer();
+                let w = self.writer();
                 match w.read(rest) {
-                    Ok(sq) if square_index(&sq, self.engine.game().describe().files).is_some() => {
-                        self.cecp.lifted = Some(sq.clone());
-                        self.cecp_highlight(&sq);
+                    Ok(sq) if square_index(&sq, self.core.engine.game().describe().files).is_some() => {
+                        self.state.lifted = Some(sq.clone());
+                        self.highlight(&sq);
                     }
-                    _ => self.error("lift needs a square"),
+                    _ => self.error(&"lift needs a square"),
                 }
             }
             "d" => {
-                let text = format!("{}\nFen: {}", self.engine.game().pretty(), self.engine.game().fen());
-                self.say(&text);
+                let text = format!("{}\nFen: {}", self.core.engine.game().pretty(), self.core.engine.game().fen());
+                self.core.say(&text);
             }
             _ => match arg_num(rest) {
-                Some(d) if (1..=64).contains(&d) => self.start_perft(d as u32),
-                _ => self.error("perft needs a depth 1..64"),
+                Some(d) if (1..=64).contains(&d) => {
+                    let w = self.writer();
+                    self.core.start_perft(d as u32, w);
+                }
+                _ => self.error(&"perft needs a depth 1..64"),
             },
         }
     }
 
     /// `setboard <FEN>`: the new position, or `tellusererror` keeping the old.
-    fn cecp_setboard(&mut self, rest: &str) {
-        let fen = self.engine.game().xboard_fen_in(rest);
-        match self.engine.set_position(Some(&fen), &[]) {
+    fn setboard(&mut self, rest: &str) {
+        let fen = self.core.engine.game().xboard_fen_in(rest);
+        match self.core.engine.set_position(Some(&fen), &[]) {
             Ok(()) => {
-                self.cecp.start_fen = Some(fen);
-                self.cecp.moves.clear();
-                self.cecp_maybe_think();
+                self.state.start_fen = Some(fen);
+                self.state.moves.clear();
+                self.maybe_think();
             }
-            Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+            Err(e) => self.core.say(&format!("tellusererror Illegal position: {e}")),
         }
     }
 
     /// `undo` (n = 1) and `remove` (n = 2).
-    fn cecp_undo(&mut self, n: usize) {
-        if self.cecp.moves.len() < n {
-            return self.error("command not legal now");
+    fn undo(&mut self, n: usize) {
+        if self.state.moves.len() < n {
+            return self.error(&"command not legal now");
         }
-        let keep = self.cecp.moves.len() - n;
-        self.cecp.moves.truncate(keep);
-        if let Err(e) = self.cecp_replay() {
+        let keep = self.state.moves.len() - n;
+        self.state.moves.truncate(keep);
+        if let Err(e) = self.replay() {
             self.error(&e);
         }
-        if self.cecp.analyzing {
-            self.cecp_maybe_think();
+        if self.state.analyzing {
+            self.maybe_think();
         }
     }
 
-    fn cecp_usermove(&mut self, text: &str) {
-        let played = self.cecp_read_move(text).and_then(|m| self.engine.push_move(&m).map(|()| m));
+    fn usermove(&mut self, text: &str) {
+        let played = self.read_move(text).and_then(|m| self.core.engine.push_move(&m).map(|()| m));
         match played {
             Ok(m) => {
-                self.cecp.moves.push(m);
-                if !self.cecp_check_over() {
-                    self.cecp_maybe_think();
+                self.state.moves.push(m);
+                if !self.check_over() {
+                    self.maybe_think();
                 }
             }
             Err(e) => {
@@ -696,9 +705,22 @@ impl<W: Write> Session<W> {
                     None => format!("Illegal move: {text}"),
                     Some(why) => format!("Illegal move ({why}): {text}"),
                 };
-                self.say(&l);
+                self.core.say(&l);
             }
         }
+    }
+}
+
+/// The line XBoard reads when the game has ended.
+fn result_line(o: &crate::variant::Outcome) -> String {
+    let r = match o.winner {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    };
+    match o.scores {
+        Some(s) => format!("{r} {{{} {}:{}}}", o.reason, s[0], s[1]),
+        None => format!("{r} {{{}}}", o.reason),
     }
 }
 

@@ -2,12 +2,18 @@
 //! loop answers them and prints what the engine reports, so `isready`,
 //! `stop` and `quit` are answered at once while a search or perft runs.
 //!
-//! The engine starts in UCI mode; `usi` switches to USI and `xboard` to CECP
-//! (XBoard). All modes drive the same [`Engine`]. The dialect is specified
-//! in `protocol/README.md`, with what each command does during a search
-//! ("Commands during a search"): see [`Timing`].
+//! Each protocol is its own type over the shared [`Core`] (the engine
+//! facade, the output, the running search and background work): [`Uci`],
+//! [`Usi`] (UCI's commands in USI's words) and [`Cecp`] (with its own
+//! [`cecp::State`]); each handles its commands and reports the end of a
+//! search in its own form ([`Protocol`]). The [`Session`] holds the core
+//! and the protocol spoken now: input starts in UCI, `usi` switches to USI
+//! and `xboard` to CECP. It also decides when a command runs while a search
+//! runs: see "Commands during a search" in `protocol/README.md` and
+//! [`Timing`].
 
 pub mod cecp;
+pub mod core;
 pub mod input;
 pub mod options;
 pub mod parse;
@@ -15,16 +21,21 @@ pub mod text;
 pub mod uci;
 pub mod usi;
 
-use crate::engine::Engine;
-use crate::search::Event;
-use crate::timeman::Limits;
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
-use std::collections::VecDeque;
-use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+pub use self::core::{
+    Core, PERFT_MAX_NODES, REACHABLE_DEPTH, REACHABLE_MS, REACHABLE_NODES, ends_on_its_own, perft_feasible,
+};
+pub use cecp::Cecp;
+pub use uci::{Uci, UciLike};
+pub use usi::Usi;
 
-/// Which protocol the session speaks.
+use self::core::Work;
+use crate::search::Event;
+use crossbeam_channel::{select, unbounded};
+use std::collections::VecDeque;
+use std::fmt::Display;
+use std::io::Write;
+
+/// Which protocol the session speaks (and so the form of moves and option names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Uci,
@@ -53,6 +64,42 @@ pub enum Timing {
     Interrupt,
 }
 
+/// What the session does after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// `quit`.
+    Quit,
+    /// `uci`, `usi`, `xboard`: the session speaks this protocol from now on.
+    Switch(Mode),
+}
+
+/// One protocol: its commands, what they do during a search, and how it
+/// reports. Implemented by [`Uci`], [`Usi`] and [`Cecp`], each holding the
+/// session's [`Core`] while it handles a line or an event.
+pub trait Protocol {
+    /// What `cmd` does during a search (see [`Timing`]).
+    fn timing(&self, cmd: &str, rest: &str) -> Timing;
+    /// Runs one command now.
+    fn execute(&mut self, line: &str) -> Flow;
+    /// Prints a search event: info lines, and at the `BestMove` the end of
+    /// the search in the protocol's form.
+    fn on_event(&mut self, ev: Event);
+    /// Reports bad input: exactly one line, in the protocol's form.
+    fn error(&mut self, msg: &dyn Display);
+    /// What the protocol prints when the session switches to it.
+    fn enter(&mut self) {}
+    /// The running search is being stopped and its move is not to be played.
+    fn abandon_move(&mut self) {}
+}
+
+/// The protocol spoken now, with its own state.
+enum Current {
+    Uci,
+    Usi,
+    Cecp(cecp::State),
+}
+
 /// A line waiting for its turn.
 enum Queued {
     Line(String),
@@ -60,111 +107,57 @@ enum Queued {
     NotUtf8(String),
 }
 
-/// Output of background work other than the search (perft, bench).
-enum Work {
-    Line(String),
-    /// Bad input found by the work (an error line for the command).
-    Error {
-        msg: String,
-        command: String,
-    },
-    Done,
-}
-
-/// A search past any of these ends on its own in no reasonable time: while
-/// it runs, commands that change the state are refused instead of queued.
-pub const REACHABLE_DEPTH: i32 = 64;
-pub const REACHABLE_NODES: u64 = 100_000_000_000;
-pub const REACHABLE_MS: u64 = 24 * 3_600_000;
-
-/// Whether a search with these limits ends on its own in reasonable time
-/// (`side` to move): a reachable depth, node, move time or clock limit, and
-/// neither `infinite` nor `ponder`.
-pub fn ends_on_its_own(l: &Limits, side: usize) -> bool {
-    let clock = if side == 0 { l.wtime } else { l.btime };
-    !l.infinite
-        && !l.ponder
-        && (l.depth.is_some_and(|d| d <= REACHABLE_DEPTH)
-            || l.nodes.is_some_and(|n| n <= REACHABLE_NODES)
-            || l.movetime.is_some_and(|t| t <= REACHABLE_MS)
-            || (l.movetime.is_none() && clock.is_some_and(|t| t <= REACHABLE_MS)))
-}
-
-/// One protocol session: the engine plus where output goes.
+/// One protocol session: the shared core, the protocol spoken now and the
+/// commands waiting for a search or background work.
 pub struct Session<W: Write> {
-    pub engine: Engine,
-    pub out: W,
-    pub mode: Mode,
-    /// Moves and `d` use the variant's native square names (option `ItaNotation`).
-    pub native_notation: bool,
-    /// Lines produced by background work other than search (perft, bench).
-    work_tx: Sender<Work>,
-    work_rx: Receiver<Work>,
-    /// Background work (perft, bench) runs; its stop flag.
-    work: Option<Arc<AtomicBool>>,
-    /// A search was started whose `BestMove` has not been handled yet.
-    awaiting_best: bool,
-    /// Whether the running search ends on its own (see [`ends_on_its_own`]).
-    search_ends: bool,
+    pub core: Core<W>,
+    current: Current,
     /// Commands that arrived while busy, run in order when the work ends.
     queue: VecDeque<Queued>,
-    /// Output can no longer be written (the GUI went away).
-    pub out_closed: bool,
-    /// The most nodes `go perft` may count (estimated before counting).
-    pub perft_max_nodes: f64,
-    /// The command being handled (for CECP's `Error (...): COMMAND`).
-    pub command: String,
-    /// CECP's own state (only used in CECP mode).
-    pub cecp: cecp::Cecp,
 }
 
 impl<W: Write> Session<W> {
     pub fn new(out: W) -> Self {
-        let (work_tx, work_rx) = unbounded();
-        Session {
-            engine: Engine::new(),
-            out,
-            mode: Mode::Uci,
-            native_notation: false,
-            work_tx,
-            work_rx,
-            work: None,
-            awaiting_best: false,
-            search_ends: true,
-            queue: VecDeque::new(),
-            out_closed: false,
-            perft_max_nodes: PERFT_MAX_NODES,
-            command: String::new(),
-            cecp: cecp::Cecp::default(),
+        Session { core: Core::new(out), current: Current::Uci, queue: VecDeque::new() }
+    }
+
+    /// The protocol spoken now.
+    pub fn mode(&self) -> Mode {
+        match self.current {
+            Current::Uci => Mode::Uci,
+            Current::Usi => Mode::Usi,
+            Current::Cecp(_) => Mode::Cecp,
         }
     }
 
-    pub fn say(&mut self, line: &str) {
-        if self.out_closed {
-            return;
-        }
-        if writeln!(self.out, "{line}").and_then(|()| self.out.flush()).is_err() {
-            self.out_closed = true;
+    /// Runs `f` on the protocol spoken now.
+    fn with<R>(&mut self, f: impl FnOnce(&mut dyn Protocol) -> R) -> R {
+        let core = &mut self.core;
+        match &mut self.current {
+            Current::Uci => f(&mut Uci::new(core)),
+            Current::Usi => f(&mut Usi::new(core)),
+            Current::Cecp(state) => f(&mut Cecp { core, state }),
         }
     }
 
-    /// Reports bad input: exactly one line, in the mode's form.
-    pub fn error(&mut self, msg: impl std::fmt::Display) {
-        let l = match self.mode {
-            Mode::Cecp => format!("Error ({msg}): {}", self.command),
-            _ => format!("info string error {msg}"),
-        };
-        self.say(&l);
+    /// The move converter of the protocol spoken now.
+    pub fn move_writer(&self) -> text::MoveText {
+        self.core.move_text(self.mode())
+    }
+
+    /// Reports bad input: exactly one line, in the protocol's form.
+    pub fn error(&mut self, msg: &dyn Display) {
+        self.with(|p| p.error(msg));
     }
 
     /// Whether a search, perft or bench runs, or commands wait for one.
     pub fn busy(&self) -> bool {
-        self.awaiting_best || self.work.is_some() || !self.queue.is_empty()
+        self.core.running() || !self.queue.is_empty()
     }
 
-    /// Whether a search runs that will not end on its own.
-    pub fn endless(&self) -> bool {
-        self.awaiting_best && !self.search_ends
+    /// How many commands wait in the queue.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
     }
 
     /// Handles one raw input line; returns false on `quit`. A line that is
@@ -185,8 +178,8 @@ impl<W: Write> Session<W> {
     }
 
     fn not_utf8(&mut self, text: String) {
-        self.command = text;
-        self.error("the line is not valid UTF-8");
+        self.core.command = text;
+        self.error(&"the line is not valid UTF-8");
     }
 
     /// Handles one input line by its [`Timing`]; returns false on `quit`.
@@ -205,7 +198,7 @@ impl<W: Write> Session<W> {
             _ if queued => self.enqueue(line),
             Timing::Now | Timing::ReadOnly => self.execute(line),
             Timing::Change if !self.busy() => self.execute(line),
-            Timing::Change if self.endless() => {
+            Timing::Change if self.core.endless() => {
                 self.refuse(line);
                 true
             }
@@ -220,8 +213,8 @@ impl<W: Write> Session<W> {
     /// One error line for a command that would wait for a search with no end in sight.
     fn refuse(&mut self, line: &str) {
         let cmd = split_command(line).0;
-        self.command = line.to_string();
-        self.error(format!("{cmd}: refused during a search with no end in sight (send stop first)"));
+        self.core.command = line.to_string();
+        self.error(&format!("{cmd}: refused during a search with no end in sight (send stop first)"));
     }
 
     /// Whether a queued command starts a search.
@@ -236,18 +229,25 @@ impl<W: Write> Session<W> {
         true
     }
 
-    fn timing(&self, cmd: &str, rest: &str) -> Timing {
-        match self.mode {
-            Mode::Cecp => self.cecp_timing(cmd, rest),
-            Mode::Uci | Mode::Usi => uci::timing(cmd),
-        }
+    fn timing(&mut self, cmd: &str, rest: &str) -> Timing {
+        self.with(|p| p.timing(cmd, rest))
     }
 
-    /// Runs one command now, in the current mode; returns false on `quit`.
+    /// Runs one command now in the protocol spoken now, switching protocols
+    /// where it says so; returns false on `quit`.
     fn execute(&mut self, line: &str) -> bool {
-        match self.mode {
-            Mode::Cecp => self.handle_cecp(line),
-            Mode::Usi | Mode::Uci => self.handle_uci_like(line),
+        match self.with(|p| p.execute(line)) {
+            Flow::Continue => true,
+            Flow::Quit => false,
+            Flow::Switch(mode) => {
+                self.current = match mode {
+                    Mode::Uci => Current::Uci,
+                    Mode::Usi => Current::Usi,
+                    Mode::Cecp => Current::Cecp(cecp::State::new()),
+                };
+                self.with(|p| p.enter());
+                true
+            }
         }
     }
 
@@ -255,9 +255,9 @@ impl<W: Write> Session<W> {
     /// runs queued commands once nothing runs. Never blocks.
     pub fn pump(&mut self) {
         loop {
-            if let Ok(ev) = self.engine.events().try_recv() {
+            if let Ok(ev) = self.core.engine.events().try_recv() {
                 self.on_event(ev);
-            } else if let Ok(w) = self.work_rx.try_recv() {
+            } else if let Ok(w) = self.core.work_rx.try_recv() {
                 self.on_work(w);
             } else if !self.run_queued() {
                 return;
@@ -267,7 +267,7 @@ impl<W: Write> Session<W> {
 
     /// Runs the next queued command if nothing runs; returns whether it did.
     fn run_queued(&mut self) -> bool {
-        if self.awaiting_best || self.work.is_some() {
+        if self.core.running() {
             return false;
         }
         let Some(q) = self.queue.pop_front() else {
@@ -276,7 +276,7 @@ impl<W: Write> Session<W> {
         self.run_in_turn(q, false);
         // What waited for this search would wait for ever: refused, up to a
         // `stop` that gives it an end; the others run as they would now.
-        while self.endless()
+        while self.core.endless()
             && let Some(q) = self.queue.pop_front()
         {
             self.run_in_turn(q, true);
@@ -311,10 +311,10 @@ impl<W: Write> Session<W> {
     pub fn settle(&mut self) {
         loop {
             self.finish();
-            if !self.endless() || self.out_closed {
+            if !self.core.endless() || self.core.out_closed {
                 return;
             }
-            self.stop_search();
+            self.core.stop_search();
         }
     }
 
@@ -322,25 +322,20 @@ impl<W: Write> Session<W> {
     /// commands, as [`Session::settle`], but leaves a search with no end in
     /// sight running.
     pub fn finish(&mut self) {
-        while !self.out_closed {
-            if self.awaiting_best && self.search_ends {
-                if let Ok(ev) = self.engine.events().recv() {
+        while !self.core.out_closed {
+            if self.core.awaiting_best && self.core.search_ends {
+                if let Ok(ev) = self.core.engine.events().recv() {
                     self.on_event(ev);
                 }
-            } else if self.work.is_some() {
-                match self.work_rx.recv() {
+            } else if self.core.work.is_some() {
+                match self.core.work_rx.recv() {
                     Ok(w) => self.on_work(w),
-                    Err(_) => self.work = None,
+                    Err(_) => self.core.work = None,
                 }
-            } else if self.endless() || !self.run_queued() {
+            } else if self.core.endless() || !self.run_queued() {
                 return;
             }
         }
-    }
-
-    /// How many commands wait in the queue.
-    pub fn queued(&self) -> usize {
-        self.queue.len()
     }
 
     /// Ends the running search after the commands queued before; its
@@ -348,9 +343,9 @@ impl<W: Write> Session<W> {
     /// Background work goes on.
     pub fn interrupt(&mut self) {
         loop {
-            if self.awaiting_best {
+            if self.core.awaiting_best {
                 self.end_search();
-            } else if self.work.is_some() || !self.run_queued() {
+            } else if self.core.work.is_some() || !self.run_queued() {
                 return;
             }
         }
@@ -359,121 +354,40 @@ impl<W: Write> Session<W> {
     /// Stops the running search and handles its `BestMove` (a CECP move is
     /// abandoned).
     fn end_search(&mut self) {
-        while self.awaiting_best {
-            self.cecp.thinking = false;
-            self.stop_search();
-            match self.engine.events().recv() {
+        while self.core.awaiting_best {
+            self.with(|p| p.abandon_move());
+            self.core.stop_search();
+            match self.core.engine.events().recv() {
                 Ok(ev) => self.on_event(ev),
-                Err(_) => self.awaiting_best = false,
+                Err(_) => self.core.awaiting_best = false,
             }
         }
     }
 
-    /// `stop`: the search ends soon and commands may queue for it.
-    pub fn stop_search(&mut self) {
-        self.engine.stop();
-        self.search_ends = true;
-    }
-
-    /// Starts a search; commands that change the state wait for it.
-    pub fn start_search(&mut self, limits: Limits) {
-        self.search_ends = ends_on_its_own(&limits, self.engine.game().side_to_move());
-        self.awaiting_best = true;
-        self.engine.go(limits);
-    }
-
-    /// Prints a search event in the mode's form.
+    /// Prints a search event in the protocol's form.
     pub fn on_event(&mut self, ev: Event) {
         if matches!(ev, Event::BestMove { .. }) {
-            self.awaiting_best = false;
+            self.core.awaiting_best = false;
         }
-        match self.mode {
-            Mode::Cecp => self.cecp_event(ev),
-            Mode::Uci | Mode::Usi => self.uci_event(ev),
-        }
+        self.with(|p| p.on_event(ev));
     }
 
     fn on_work(&mut self, w: Work) {
         match w {
-            Work::Line(l) => self.say(&l),
+            Work::Line(l) => self.core.say(&l),
             Work::Error { msg, command } => {
-                self.command = command;
+                self.core.command = command;
                 self.error(&msg);
             }
-            Work::Done => self.work = None,
+            Work::Done => self.core.work = None,
         }
-    }
-
-    /// Runs `f` in the background; its lines are printed as they come, and
-    /// commands that change the state wait for it. `f` may end early when
-    /// the flag it gets is set (at `quit`).
-    fn start_work(&mut self, f: impl FnOnce(&dyn Fn(Work), &AtomicBool) + Send + 'static) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, flag) = (self.work_tx.clone(), stop.clone());
-        self.work = Some(stop);
-        std::thread::spawn(move || {
-            let send = |w: Work| {
-                let _ = tx.send(w);
-            };
-            f(&send, &flag);
-            let _ = tx.send(Work::Done);
-        });
-    }
-
-    /// Runs `go perft` in the background: Stockfish's divide format. A
-    /// depth the variant cannot count in reasonable time is refused.
-    pub fn start_perft(&mut self, depth: u32) {
-        let game = self.engine.game().clone_box();
-        let conv = self.move_writer();
-        let (most, command) = (self.perft_max_nodes, self.command.clone());
-        self.start_work(move |send, stop| {
-            if let Err(msg) = perft_feasible(game.as_ref(), depth, most) {
-                return send(Work::Error { msg, command });
-            }
-            let say = |l: String| send(Work::Line(l));
-            let mut total = 0;
-            for (m, n) in game.divide(depth) {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                say(format!("{}: {n}", conv.write(&m)));
-                total += n;
-            }
-            say(String::new());
-            say(format!("Nodes searched: {total}"));
-        });
-    }
-
-    /// Runs `bench` in the background (its own tables: the game is not touched).
-    pub fn start_bench(&mut self, depth: Option<i32>) {
-        self.start_work(move |send, _| {
-            for l in crate::bench::run_bench(depth) {
-                send(Work::Line(l));
-            }
-        });
     }
 
     /// `quit`: stops the search (printing its `bestmove`), runs the queued
     /// commands (stopping what they start), drops background work.
     pub fn quit(&mut self) {
-        if let Some(w) = self.work.take() {
-            w.store(true, Ordering::Relaxed);
-        }
+        self.core.drop_work();
         self.interrupt();
-    }
-
-    /// The game's result for `result` and game-over lines: the PGN result,
-    /// the score pair where the variant keeps scores, and the reason.
-    pub fn result_words(o: &crate::variant::Outcome) -> String {
-        let r = match o.winner {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        };
-        match o.scores {
-            Some(s) => format!("{r} score {}:{} reason {}", s[0], s[1], o.reason),
-            None => format!("{r} reason {}", o.reason),
-        }
     }
 }
 
@@ -485,44 +399,15 @@ pub fn split_command(line: &str) -> (&str, &str) {
     }
 }
 
-/// The most nodes `go perft` counts by default (some minutes).
-pub const PERFT_MAX_NODES: f64 = 2e10;
-
-/// Whether a perft of `depth` counts at most `most` nodes here, estimated
-/// from the growth of the counts of the first plies (counted up to about a
-/// million nodes).
-pub fn perft_feasible(game: &dyn crate::game::AnyGame, depth: u32, most: f64) -> Result<(), String> {
-    let (mut prev, mut k) = (1.0f64, 0);
-    let mut count = 1.0f64;
-    while k < depth && count < 1e6 {
-        prev = count;
-        k += 1;
-        count = game.perft(k) as f64;
-    }
-    if k == depth || count == 0.0 {
-        return Ok(());
-    }
-    let growth = (count / prev).max(1.0);
-    let estimate = |d: u32| count * growth.powi((d - k) as i32);
-    if estimate(depth) <= most {
-        return Ok(());
-    }
-    let deepest = (k..depth).take_while(|&d| estimate(d) <= most).last().unwrap_or(k);
-    Err(format!(
-        "go perft {depth}: about {:.0e} nodes here, too many to count in reasonable time (at most depth {deepest})",
-        estimate(depth)
-    ))
-}
-
 /// Runs the engine on stdin/stdout until `quit` or the end of input.
 pub fn run() {
     let (tx, rx) = unbounded::<input::Line>();
     std::thread::spawn(move || input::read_lines(std::io::stdin().lock(), &tx));
     let stdout = std::io::stdout();
     let mut s = Session::new(stdout.lock());
-    let events = s.engine.events().clone();
-    let work = s.work_rx.clone();
-    while !s.out_closed {
+    let events = s.core.engine.events().clone();
+    let work = s.core.work_rx.clone();
+    while !s.core.out_closed {
         select! {
             recv(rx) -> line => match line {
                 Ok(input::Line::Bytes(l)) => {
@@ -532,8 +417,8 @@ pub fn run() {
                     }
                 }
                 Ok(input::Line::TooLong) => {
-                    s.command = "...".into();
-                    s.error(format!("the line is longer than {} bytes", input::MAX_LINE));
+                    s.core.command = "...".into();
+                    s.error(&format!("the line is longer than {} bytes", input::MAX_LINE));
                 }
                 Err(_) => {
                     s.settle();
@@ -546,5 +431,5 @@ pub fn run() {
         s.pump();
     }
     // The GUI went away: end quietly.
-    s.engine.stop();
+    s.core.engine.stop();
 }

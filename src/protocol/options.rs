@@ -1,8 +1,9 @@
 //! The engine's options, shared by all modes: each mode prints them in its
 //! own form (`option name ...` for UCI and USI, `feature option="..."` for
-//! CECP) and sets them through [`Session::set_option`].
+//! CECP) and sets them through [`Core::set_option`].
 
-use super::{Mode, Session};
+use super::Mode;
+use super::core::Core;
 use crate::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::errors::OptionError;
 use crate::registry::{RuleKind, RuleOption, VARIANTS};
@@ -131,10 +132,20 @@ pub fn cecp_line(o: &Opt) -> Option<String> {
     Some(format!("feature option=\"{} {body}\"", o.name))
 }
 
-impl<W: Write> Session<W> {
+/// What setting an option changed that the protocol announces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    Nothing,
+    /// The variant (`UCI_Variant`).
+    Variant,
+    /// A rule option of the current variant: its game started again.
+    Rules,
+}
+
+impl<W: Write> Core<W> {
     /// Sets an option by any of its names (case-insensitive); on an error
     /// the old value is kept.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Changed, OptionError> {
         let int = |v: Option<&str>| -> Result<usize, OptionError> {
             let v = v.ok_or_else(|| OptionError::NeedsValue(name.into()))?;
             v.trim().parse::<usize>().map_err(|_| OptionError::NotANumber { name: name.into(), value: v.into() })
@@ -163,8 +174,7 @@ impl<W: Write> Session<W> {
             "uci_variant" | "usi_variant" => {
                 let v = value.ok_or_else(|| OptionError::NeedsValue("UCI_Variant".into()))?.trim();
                 self.engine.set_variant(v)?;
-                self.variant_changed();
-                Ok(())
+                return Ok(Changed::Variant);
             }
             "itanotation" => {
                 self.native_notation = match word.as_deref() {
@@ -182,37 +192,24 @@ impl<W: Write> Session<W> {
                 _ => Err(choice("ItaTimeMode", &format!("one of {}", ITA_TIME_MODES.join(" ")))),
             },
             _ => match RuleOption::from_name(name) {
-                Some(option) => self.set_rule_option(option, value),
+                Some(option) => return self.set_rule_option(option, value),
                 None => Err(OptionError::Unknown(name.into())),
             },
-        }
+        }?;
+        Ok(Changed::Nothing)
     }
 
     /// Sets a rule option; the variants it concerns start again from their
     /// start position when it is theirs.
-    fn set_rule_option(&mut self, option: RuleOption, value: Option<&str>) -> Result<(), OptionError> {
+    fn set_rule_option(&mut self, option: RuleOption, value: Option<&str>) -> Result<Changed, OptionError> {
         let mut rules = *self.engine.rules();
         let value = value.ok_or_else(|| OptionError::NeedsValue(option.name().into()))?;
         option.apply(&mut rules, value).map_err(|e| OptionError::Rule(e.to_string()))?;
         let concerns: Vec<&str> = option.concerns().map(|v| v.name()).collect();
         // XBoard learns the pieces and the parent variant from the setup,
-        // which the options may change: it is sent again.
-        if self.engine.set_rules(rules, &concerns)? && self.mode == Mode::Cecp {
-            self.cecp_setup();
-        }
-        Ok(())
-    }
-
-    /// After a variant change: the variant line (UCI, USI) or the `setup`
-    /// and `piece` commands (CECP).
-    pub fn variant_changed(&mut self) {
-        match self.mode {
-            Mode::Cecp => self.cecp_setup(),
-            Mode::Uci | Mode::Usi => {
-                let l = self.variant_line();
-                self.say(&l);
-            }
-        }
+        // which the options may change: CECP sends it again.
+        let rebuilt = self.engine.set_rules(rules, &concerns)?;
+        Ok(if rebuilt { Changed::Rules } else { Changed::Nothing })
     }
 
     /// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`,

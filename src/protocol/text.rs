@@ -7,7 +7,7 @@
 //!   (`a0`..`j9`); drops `P@e4` as in UCI.
 
 use super::Mode;
-use super::Session;
+use super::core::Core;
 use crate::errors::MoveError;
 use crate::variants::NativeNotation;
 use std::io::Write;
@@ -102,21 +102,11 @@ impl MoveText {
     }
 }
 
-impl<W: Write> Session<W> {
-    /// The move converter for the current mode, variant and options.
-    pub fn move_writer(&self) -> MoveText {
-        let native = self.engine.game().native_notation().filter(|_| self.native_notation && self.mode != Mode::Cecp);
-        MoveText {
-            mode: self.mode,
-            native,
-            zero_based_ranks: self.mode == Mode::Cecp && self.engine.game().describe().ranks == 10,
-        }
-    }
-
-    /// The board picture of `d`, with the native file names when chosen.
+impl<W: Write> Core<W> {
+    /// The board picture of `d`, with the native file names when chosen (UCI, USI).
     pub fn board_picture(&self) -> String {
         let p = self.engine.game().pretty();
-        let Some(native) = self.move_writer().native else {
+        let Some(native) = self.move_text(Mode::Uci).native else {
             return p;
         };
         let mut lines: Vec<String> = p.lines().map(String::from).collect();

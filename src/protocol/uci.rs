@@ -1,10 +1,15 @@
-//! UCI commands and output.
+//! UCI, and the commands USI shares with it: [`UciLike`] is the protocol
+//! type for both, in the words of a [`Dialect`] ([`Uci`] here,
+//! [`Usi`](super::Usi) in `usi.rs`).
 
+use super::core::{Core, result_words};
 use super::parse::{GoCmd, parse_position};
 use super::text::MoveText;
-use super::{Mode, Session, Timing};
+use super::{Flow, Mode, Protocol, Timing};
 use crate::errors::PositionError;
 use crate::search::{Event, Info, Score};
+use crate::timeman::Limits;
+use std::fmt::Display;
 use std::io::Write;
 use vampirc_uci::UciMessage;
 
@@ -31,97 +36,147 @@ pub fn info_line(i: &Info, w: &MoveText) -> String {
     )
 }
 
-impl<W: Write> Session<W> {
-    /// Prints a search event (UCI and USI).
-    pub fn uci_event(&mut self, ev: Event) {
-        let w = self.move_writer();
-        match ev {
-            Event::Info(i) => {
-                let l = info_line(&i, &w);
-                self.say(&l);
-            }
-            Event::BestMove { best, ponder, over } => {
-                let stm_won = over.as_ref().is_some_and(|o| {
-                    let stm = (self.engine.game().fen().split_whitespace().nth(1) == Some("b")) as usize;
-                    o.winner == Some(stm)
-                });
-                if let Some(o) = &over {
-                    let l = format!("info string game over {}", Self::result_words(o));
-                    self.say(&l);
-                }
-                let l = match (best, ponder) {
-                    (Some(b), Some(p)) => {
-                        format!("bestmove {} ponder {}", w.write(&b), w.write(&p))
-                    }
-                    (Some(b), None) => format!("bestmove {}", w.write(&b)),
-                    (None, _) if self.mode == Mode::Usi => {
-                        if stm_won {
-                            "bestmove win".to_string()
-                        } else {
-                            "bestmove resign".to_string()
-                        }
-                    }
-                    (None, _) => "bestmove (none)".to_string(),
-                };
-                self.say(&l);
-            }
-        }
+/// What USI changes in UCI's commands and output (USI is UCI's dialect for
+/// shogi: see `usi.rs`).
+pub trait Dialect {
+    /// The dialect as a [`Mode`]: its option names and move texts.
+    const MODE: Mode;
+    /// The end of the handshake (`uciok`).
+    const OK: &'static str;
+    /// Whether `go` takes USI's `byoyomi`.
+    const BYOYOMI: bool;
+    /// The search limits from `go`'s clocks (and USI's `byoyomi`).
+    fn limits(l: Limits, byoyomi: Option<u64>) -> Limits;
+    /// The `bestmove` line of a search without a move (the game is over;
+    /// `stm_won`: the side to move has won).
+    fn no_move(stm_won: bool) -> &'static str;
+}
+
+/// UCI, the protocol the engine starts in.
+pub struct Uci;
+
+impl Dialect for Uci {
+    const MODE: Mode = Mode::Uci;
+    const OK: &'static str = "uciok";
+    const BYOYOMI: bool = false;
+    fn limits(l: Limits, _: Option<u64>) -> Limits {
+        l
+    }
+    fn no_move(_: bool) -> &'static str {
+        "bestmove (none)"
+    }
+}
+
+impl Uci {
+    /// The protocol over `core`.
+    pub fn new<W: Write>(core: &mut Core<W>) -> UciLike<'_, W, Uci> {
+        UciLike { core, dialect: Uci }
+    }
+}
+
+/// UCI or USI over the session's core: the commands both protocols have,
+/// in the words of dialect `D`.
+pub struct UciLike<'a, W: Write, D: Dialect> {
+    pub core: &'a mut Core<W>,
+    pub dialect: D,
+}
+
+impl<W: Write, D: Dialect> Protocol for UciLike<'_, W, D> {
+    fn timing(&self, cmd: &str, _: &str) -> Timing {
+        timing(cmd)
     }
 
-    /// The handshake's `id`, options and `uciok` / `usiok`.
-    fn handshake(&mut self) {
-        self.say(&UciMessage::id_name(ENGINE_NAME).to_string());
-        self.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
-        for o in super::options::options(self.engine.variant()) {
-            let l = super::options::uci_line(&o, self.mode);
-            self.say(&l);
-        }
-        self.say(if self.mode == Mode::Usi { "usiok" } else { "uciok" });
-    }
-
-    /// UCI and USI share their commands; USI differs in names and notation.
-    pub fn handle_uci_like(&mut self, line: &str) -> bool {
+    fn execute(&mut self, line: &str) -> Flow {
         let (cmd, rest) = super::split_command(line.trim());
         match cmd {
             "" => {}
-            "uci" => {
-                self.mode = Mode::Uci;
-                self.handshake();
-            }
-            "usi" => {
-                self.mode = Mode::Usi;
-                self.handshake();
-            }
-            "xboard" => self.enter_cecp(),
-            "isready" => self.say(&UciMessage::ReadyOk.to_string()),
-            "ucinewgame" | "usinewgame" => self.engine.new_game(),
-            "stop" | "gameover" => self.stop_search(),
-            "ponderhit" => self.engine.ponderhit(),
-            "quit" => return false,
-            "setoption" => match parse_setoption(rest) {
-                Ok((name, value)) => {
-                    if let Err(e) = self.set_option(&name, value.as_deref()) {
-                        self.error(&e);
-                    }
-                }
-                Err(e) => self.error(&e),
-            },
+            "uci" => return Flow::Switch(Mode::Uci),
+            "usi" => return Flow::Switch(Mode::Usi),
+            "xboard" => return Flow::Switch(Mode::Cecp),
+            "isready" => self.core.say(&UciMessage::ReadyOk.to_string()),
+            "ucinewgame" | "usinewgame" => self.core.engine.new_game(),
+            "stop" | "gameover" => self.core.stop_search(),
+            "ponderhit" => self.core.engine.ponderhit(),
+            "quit" => return Flow::Quit,
+            "setoption" => self.setoption(rest),
             "position" => self.position(rest),
             "go" => self.go(rest),
             "d" | "fen" | "moves" | "result" | "eval" | "variant" => self.report(cmd),
             "bench" => self.bench(rest),
-            _ => self.error(format!("unknown command '{cmd}'")),
+            _ => self.error(&format!("unknown command '{cmd}'")),
         }
-        true
+        Flow::Continue
+    }
+
+    fn on_event(&mut self, ev: Event) {
+        let w = self.writer();
+        match ev {
+            Event::Info(i) => {
+                let l = info_line(&i, &w);
+                self.core.say(&l);
+            }
+            Event::BestMove { best, ponder, over } => {
+                let game = self.core.engine.game();
+                let stm_won = over.as_ref().is_some_and(|o| o.winner == Some(game.side_to_move()));
+                if let Some(o) = &over {
+                    self.core.say(&format!("info string game over {}", result_words(o)));
+                }
+                let l = match (best, ponder) {
+                    (Some(b), Some(p)) => format!("bestmove {} ponder {}", w.write(&b), w.write(&p)),
+                    (Some(b), None) => format!("bestmove {}", w.write(&b)),
+                    (None, _) => D::no_move(stm_won).to_string(),
+                };
+                self.core.say(&l);
+            }
+        }
+    }
+
+    fn error(&mut self, msg: &dyn Display) {
+        self.core.say(&format!("info string error {msg}"));
+    }
+
+    /// The handshake's `id`, options and `uciok` / `usiok`.
+    fn enter(&mut self) {
+        self.core.say(&UciMessage::id_name(ENGINE_NAME).to_string());
+        self.core.say(&UciMessage::id_author(ENGINE_AUTHOR).to_string());
+        for o in super::options::options(self.core.engine.variant()) {
+            self.core.say(&super::options::uci_line(&o, D::MODE));
+        }
+        self.core.say(D::OK);
+    }
+}
+
+impl<W: Write, D: Dialect> UciLike<'_, W, D> {
+    /// The dialect's move texts.
+    fn writer(&self) -> MoveText {
+        self.core.move_text(D::MODE)
+    }
+
+    /// `setoption name <name> [value <value>]`; a new variant is announced.
+    fn setoption(&mut self, rest: &str) {
+        let set = parse_setoption(rest)
+            .map_err(|e| e.to_string())
+            .and_then(|(name, value)| self.core.set_option(&name, value.as_deref()).map_err(|e| e.to_string()));
+        match set {
+            Ok(super::options::Changed::Variant) => {
+                let l = self.core.variant_line();
+                self.core.say(&l);
+            }
+            Ok(_) => {}
+            Err(e) => self.error(&e),
+        }
     }
 
     /// `go ...`: a search, or `go perft <depth>`.
     fn go(&mut self, rest: &str) {
         match super::parse::parse_go_usi(rest) {
-            Ok((_, Some(_))) if self.mode != Mode::Usi => self.error("go: unknown parameter 'byoyomi'"),
-            Ok((GoCmd::Perft(d), _)) => self.start_perft(d),
+            Ok((_, Some(_))) if !D::BYOYOMI => self.error(&"go: unknown parameter 'byoyomi'"),
+            Ok((GoCmd::Perft(d), _)) => {
+                let w = self.writer();
+                self.core.start_perft(d, w);
+            }
             Ok((GoCmd::Search(mut l), byoyomi)) => {
-                let w = self.move_writer();
+                let w = self.writer();
                 let mut bad = None;
                 for m in l.searchmoves.iter_mut() {
                     match w.read(m) {
@@ -129,12 +184,9 @@ impl<W: Write> Session<W> {
                         Err(e) => bad = Some(e),
                     }
                 }
-                if self.mode == Mode::Usi {
-                    l = super::usi::usi_limits(l, byoyomi);
-                }
                 match bad {
-                    Some(e) => self.error(format!("go searchmoves: {e}")),
-                    None => self.start_search(l),
+                    Some(e) => self.error(&format!("go searchmoves: {e}")),
+                    None => self.core.start_search(D::limits(l, byoyomi)),
                 }
             }
             Err(e) => self.error(&e),
@@ -144,31 +196,22 @@ impl<W: Write> Session<W> {
     /// The read-only commands, answered from the current position (the one
     /// being searched while a search runs).
     fn report(&mut self, cmd: &str) {
-        match cmd {
-            "d" => {
-                let g = self.engine.game();
-                let text = format!("{}\nFen: {}\nKey: {:016X}", self.board_picture(), g.fen(), g.key());
-                self.say(&text);
-            }
-            "fen" => {
-                let f = self.engine.game().fen();
-                self.say(&format!("info string fen {f}"));
-            }
+        let g = self.core.engine.game();
+        let l = match cmd {
+            "d" => format!("{}\nFen: {}\nKey: {:016X}", self.core.board_picture(), g.fen(), g.key()),
+            "fen" => format!("info string fen {}", g.fen()),
             "moves" => {
-                let w = self.move_writer();
-                let l: Vec<String> = self.engine.game().legal_moves().iter().map(|m| w.write(m)).collect();
-                self.say(&format!("info string moves {}", l.join(" ")));
+                let w = self.writer();
+                let l: Vec<String> = g.legal_moves().iter().map(|m| w.write(m)).collect();
+                format!("info string moves {}", l.join(" "))
             }
-            "result" => {
-                let l = match self.engine.game().outcome() {
-                    Some(o) => format!("info string result {}", Self::result_words(&o)),
-                    None => "info string result none".to_string(),
-                };
-                self.say(&l);
-            }
+            "result" => match g.outcome() {
+                Some(o) => format!("info string result {}", result_words(&o)),
+                None => "info string result none".to_string(),
+            },
             "eval" => {
-                let t = self.engine.game().eval_terms();
-                self.say(&format!(
+                let t = g.eval_terms();
+                format!(
                     "info string eval {} white {} material {} hand {} variant {} positional {}",
                     t.total,
                     t.material + t.hand + t.variant + t.positional,
@@ -176,34 +219,32 @@ impl<W: Write> Session<W> {
                     t.hand,
                     t.variant,
                     t.positional
-                ));
+                )
             }
-            "variant" => {
-                let l = self.variant_line();
-                self.say(&l);
-            }
-            _ => {}
-        }
+            "variant" => self.core.variant_line(),
+            _ => return,
+        };
+        self.core.say(&l);
     }
 
     /// `position startpos|fen <FEN>|sfen <SFEN> [moves ...]`: on any error
     /// the position is kept.
     fn position(&mut self, rest: &str) {
         if let Err(e) = self.try_position(rest) {
-            self.error(e);
+            self.error(&e);
         }
     }
 
     fn try_position(&mut self, rest: &str) -> Result<(), PositionError> {
         let p = parse_position(rest)?;
         let fen = match (&p.fen, p.sfen) {
-            (Some(f), true) => Some(super::usi::sfen_to_fen(f, &self.engine.game().describe())?),
+            (Some(f), true) => Some(super::usi::sfen_to_fen(f, &self.core.engine.game().describe())?),
             (f, _) => f.clone(),
         };
-        let w = self.move_writer();
+        let w = self.writer();
         let moves = p.moves.iter().map(|m| w.read(m)).collect::<Result<Vec<String>, _>>()?;
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        self.engine.set_position(fen.as_deref(), &moves).map_err(|e| match e {
+        self.core.engine.set_position(fen.as_deref(), &moves).map_err(|e| match e {
             // Name the move as the GUI wrote it.
             PositionError::Move(m) => PositionError::Move(m.written(|t| w.write(t))),
             e => e,
@@ -215,13 +256,10 @@ impl<W: Write> Session<W> {
             None => None,
             Some(d) => match d.parse::<i32>() {
                 Ok(d) if (1..=30).contains(&d) => Some(d),
-                _ => {
-                    self.error("bench: depth must be 1..30");
-                    return;
-                }
+                _ => return self.error(&"bench: depth must be 1..30"),
             },
         };
-        self.start_bench(depth);
+        self.core.start_bench(depth);
     }
 }
 

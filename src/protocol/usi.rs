@@ -6,9 +6,35 @@
 //! `byoyomi`; drops are written `P*a13`; `bestmove resign` / `bestmove win`
 //! when the game is already over.
 
+use super::Mode;
+use super::core::Core;
+use super::uci::{Dialect, UciLike};
 use crate::errors::PositionError;
 use crate::game::VariantDesc;
 use crate::timeman::Limits;
+use std::io::Write;
+
+/// USI: UCI's commands ([`UciLike`]) in the words of shogi GUIs.
+pub struct Usi;
+
+impl Dialect for Usi {
+    const MODE: Mode = Mode::Usi;
+    const OK: &'static str = "usiok";
+    const BYOYOMI: bool = true;
+    fn limits(l: Limits, byoyomi: Option<u64>) -> Limits {
+        usi_limits(l, byoyomi)
+    }
+    fn no_move(stm_won: bool) -> &'static str {
+        if stm_won { "bestmove win" } else { "bestmove resign" }
+    }
+}
+
+impl Usi {
+    /// The protocol over `core`.
+    pub fn new<W: Write>(core: &mut Core<W>) -> UciLike<'_, W, Usi> {
+        UciLike { core, dialect: Usi }
+    }
+}
 
 /// USI's clocks to ours: USI's `btime` is the first player's (sente's)
 /// time, which is our White's. Byoyomi is time per move once the main time
