@@ -6,6 +6,9 @@
 //! board size, holdings, parent variant, start FEN) and one `piece` line per
 //! piece with its moves in Betza notation, so XBoard can draw the board;
 //! `lift` is answered with `highlight` so it can show the legal moves.
+//!
+//! [`Cecp`] is the protocol over the session's [`Core`]; [`State`] is what
+//! it remembers between commands (sides, moves, time control).
 
 use super::core::Core;
 use super::options::Changed;
@@ -286,6 +289,49 @@ pub struct Cecp<'a, W: Write> {
 }
 
 impl<W: Write> Protocol for Cecp<'_, W> {
+    /// What a CECP command does during a search (see [`Timing`]): the
+    /// commands that end a game or leave a mode abandon the search, as
+    /// XBoard expects; `ping` is answered after the engine's move.
+    fn timing(&self, cmd: &str, rest: &str) -> Timing {
+        match cmd {
+            "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
+            | "exit" | "white" | "black" => Timing::Interrupt,
+            "usermove" if self.state.analyzing => Timing::Interrupt,
+            "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
+            // While analysing (no end in sight) every earlier command is done.
+            "ping" if self.core.endless() => Timing::Now,
+            "ping" => Timing::Change,
+            "d" | "lift" => Timing::ReadOnly,
+            "" | "quit" | "?" => Timing::Urgent,
+            _ if looks_like_move(cmd, rest) => self.timing("usermove", cmd),
+            _ => Timing::Now,
+        }
+    }
+
+    /// Handles one CECP line: the protocol's own words here, the engine's
+    /// and the game's commands below.
+    fn execute(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let (cmd, rest) = super::split_command(line);
+        self.core.command = line.to_string();
+        match cmd {
+            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
+            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
+            "quit" => return Flow::Quit,
+            "uci" => return Flow::Switch(Mode::Uci),
+            "usi" => return Flow::Switch(Mode::Usi),
+            "?" => self.core.stop_search(),
+            "post" => self.state.post = true,
+            "nopost" => self.state.post = false,
+            "level" | "st" | "sd" | "time" | "otim" => self.clock(cmd, rest),
+            "protover" | "ping" | "memory" | "cores" | "option" | "lift" | "d" | "perft" => {
+                self.engine_command(cmd, rest)
+            }
+            _ => self.game_command(cmd, rest),
+        }
+        Flow::Continue
+    }
+
     /// Prints a search event: thinking output and the engine's move.
     fn on_event(&mut self, ev: Event) {
         match ev {
@@ -325,47 +371,7 @@ impl<W: Write> Protocol for Cecp<'_, W> {
         }
     }
 
-    /// What a CECP command does during a search (see [`Timing`]): the
-    /// commands that end a game or leave a mode abandon the search, as
-    /// XBoard expects; `ping` is answered after the engine's move.
-    fn timing(&self, cmd: &str, rest: &str) -> Timing {
-        match cmd {
-            "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
-            | "exit" | "white" | "black" => Timing::Interrupt,
-            "usermove" if self.state.analyzing => Timing::Interrupt,
-            "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
-            // While analysing (no end in sight) every earlier command is done.
-            "ping" if self.core.endless() => Timing::Now,
-            "ping" => Timing::Change,
-            "d" | "lift" => Timing::ReadOnly,
-            "" | "quit" | "?" => Timing::Urgent,
-            _ if looks_like_move(cmd, rest) => self.timing("usermove", cmd),
-            _ => Timing::Now,
-        }
-    }
-
-    fn execute(&mut self, line: &str) -> Flow {
-        let line = line.trim();
-        let (cmd, rest) = super::split_command(line);
-        self.core.command = line.to_string();
-        match cmd {
-            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
-            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
-            "quit" => return Flow::Quit,
-            "uci" => return Flow::Switch(Mode::Uci),
-            "usi" => return Flow::Switch(Mode::Usi),
-            "?" => self.core.stop_search(),
-            "post" => self.state.post = true,
-            "nopost" => self.state.post = false,
-            "level" | "st" | "sd" | "time" | "otim" => self.clock(cmd, rest),
-            "protover" | "ping" | "memory" | "cores" | "option" | "lift" | "d" | "perft" => {
-                self.engine_command(cmd, rest)
-            }
-            _ => self.game_command(cmd, rest),
-        }
-        Flow::Continue
-    }
-
+    /// `Error (why): the command`.
     fn error(&mut self, msg: &dyn Display) {
         let l = format!("Error ({msg}): {}", self.core.command);
         self.core.say(&l);
@@ -384,7 +390,7 @@ impl<W: Write> Cecp<'_, W> {
     }
 
     /// `setup` and `piece` lines for a variant XBoard does not know.
-    pub fn setup(&mut self) {
+    fn setup(&mut self) {
         let d = self.core.engine.game().describe();
         if self.core.engine.game().xboard_name() == Some("normal") {
             return;

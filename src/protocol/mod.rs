@@ -134,8 +134,8 @@ impl<W: Write> Session<W> {
     fn with<R>(&mut self, f: impl FnOnce(&mut dyn Protocol) -> R) -> R {
         let core = &mut self.core;
         match &mut self.current {
-            Current::Uci => f(&mut Uci::new(core)),
-            Current::Usi => f(&mut Usi::new(core)),
+            Current::Uci => f(&mut Uci { core, dialect: uci::UciDialect }),
+            Current::Usi => f(&mut Usi { core, dialect: usi::UsiDialect }),
             Current::Cecp(state) => f(&mut Cecp { core, state }),
         }
     }

@@ -1,6 +1,6 @@
 //! UCI, and the commands USI shares with it: [`UciLike`] is the protocol
-//! type for both, in the words of a [`Dialect`] ([`Uci`] here,
-//! [`Usi`](super::Usi) in `usi.rs`).
+//! type for both, in the words of a [`Dialect`]: [`Uci`] here,
+//! [`Usi`](super::Usi) in `usi.rs`.
 
 use super::core::{Core, result_words};
 use super::parse::{GoCmd, parse_position};
@@ -53,9 +53,12 @@ pub trait Dialect {
 }
 
 /// UCI, the protocol the engine starts in.
-pub struct Uci;
+pub type Uci<'a, W> = UciLike<'a, W, UciDialect>;
 
-impl Dialect for Uci {
+/// UCI's words.
+pub struct UciDialect;
+
+impl Dialect for UciDialect {
     const MODE: Mode = Mode::Uci;
     const OK: &'static str = "uciok";
     const BYOYOMI: bool = false;
@@ -64,13 +67,6 @@ impl Dialect for Uci {
     }
     fn no_move(_: bool) -> &'static str {
         "bestmove (none)"
-    }
-}
-
-impl Uci {
-    /// The protocol over `core`.
-    pub fn new<W: Write>(core: &mut Core<W>) -> UciLike<'_, W, Uci> {
-        UciLike { core, dialect: Uci }
     }
 }
 

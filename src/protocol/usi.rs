@@ -7,17 +7,18 @@
 //! when the game is already over.
 
 use super::Mode;
-use super::core::Core;
 use super::uci::{Dialect, UciLike};
 use crate::errors::PositionError;
 use crate::game::VariantDesc;
 use crate::timeman::Limits;
-use std::io::Write;
 
 /// USI: UCI's commands ([`UciLike`]) in the words of shogi GUIs.
-pub struct Usi;
+pub type Usi<'a, W> = UciLike<'a, W, UsiDialect>;
 
-impl Dialect for Usi {
+/// USI's words.
+pub struct UsiDialect;
+
+impl Dialect for UsiDialect {
     const MODE: Mode = Mode::Usi;
     const OK: &'static str = "usiok";
     const BYOYOMI: bool = true;
@@ -26,13 +27,6 @@ impl Dialect for Usi {
     }
     fn no_move(stm_won: bool) -> &'static str {
         if stm_won { "bestmove win" } else { "bestmove resign" }
-    }
-}
-
-impl Usi {
-    /// The protocol over `core`.
-    pub fn new<W: Write>(core: &mut Core<W>) -> UciLike<'_, W, Usi> {
-        UciLike { core, dialect: Usi }
     }
 }
 
