@@ -433,3 +433,37 @@ pub fn run() {
     // The GUI went away: end quietly.
     s.core.engine.stop();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `line` prints once everything it started has ended.
+    fn answer(s: &mut Session<Vec<u8>>, line: &str) -> Vec<String> {
+        let before = s.core.out.len();
+        assert!(s.handle(line), "{line}: quit");
+        s.settle();
+        String::from_utf8_lossy(&s.core.out[before..]).lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn switching_protocols_keeps_the_game() {
+        let mut s = Session::new(Vec::new());
+        assert_eq!(s.mode(), Mode::Uci);
+        assert!(answer(&mut s, "position startpos moves e2e4").is_empty());
+        let fen = s.core.engine.game().fen();
+        assert_eq!(answer(&mut s, "usi").last().map(String::as_str), Some("usiok"));
+        assert_eq!(s.mode(), Mode::Usi);
+        assert!(answer(&mut s, "xboard").is_empty());
+        assert_eq!(s.mode(), Mode::Cecp);
+        assert_eq!(answer(&mut s, "frob"), ["Error (unknown command): frob"]);
+        assert!(answer(&mut s, "xboard").is_empty());
+        assert_eq!(s.mode(), Mode::Cecp);
+        assert_eq!(s.core.engine.game().fen(), fen);
+        assert_eq!(answer(&mut s, "uci").last().map(String::as_str), Some("uciok"));
+        assert_eq!(s.mode(), Mode::Uci);
+        assert_eq!(answer(&mut s, "frob"), ["info string error unknown command 'frob'"]);
+        assert_eq!(s.core.engine.game().fen(), fen);
+        assert!(!s.handle("quit"));
+    }
+}
