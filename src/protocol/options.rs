@@ -26,6 +26,10 @@ pub enum Kind {
     Text {
         default: String,
     },
+    /// A file's path (UCI `type string`, CECP `-file`).
+    File {
+        default: String,
+    },
 }
 
 pub struct Opt {
@@ -34,6 +38,9 @@ pub struct Opt {
 }
 
 pub const MAX_MULTIPV: usize = 256;
+
+/// `EvalFile`'s default: the built-in weights (see [`crate::engine::Engine::set_eval_file`]).
+pub const EVAL_FILE_DEFAULT: &str = "<default>";
 
 pub const ITA_TIME_MODES: [&str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
 
@@ -73,6 +80,7 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
                 vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
             },
         },
+        Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } },
     ];
     // The rule options describe themselves (registry.rs).
     opts.extend(RuleOption::ALL.into_iter().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
@@ -105,7 +113,7 @@ pub fn uci_line(o: &Opt, mode: Mode) -> String {
             s
         }
         Kind::Button => format!("option name {name} type button"),
-        Kind::Text { default } => format!("option name {name} type string default {default}"),
+        Kind::Text { default } | Kind::File { default } => format!("option name {name} type string default {default}"),
     }
 }
 
@@ -127,6 +135,7 @@ pub fn cecp_line(o: &Opt) -> Option<String> {
         }
         Kind::Button => "-button".into(),
         Kind::Text { default } => format!("-string {default}"),
+        Kind::File { default } => format!("-file {default}"),
     };
     Some(format!("feature option=\"{} {body}\"", o.name))
 }
@@ -172,6 +181,13 @@ impl<W: Write> Session<W> {
                     Some("native") => true,
                     _ => return Err(choice("ItaNotation", "canonical or native")),
                 };
+                Ok(())
+            }
+            "evalfile" => {
+                let done = self.engine.set_eval_file(value)?;
+                if self.mode != Mode::Cecp {
+                    self.say(&format!("info string {done}"));
+                }
                 Ok(())
             }
             "itatimemode" => match word {

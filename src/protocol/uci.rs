@@ -169,14 +169,17 @@ impl<W: Write> Session<W> {
             "eval" => {
                 let t = self.engine.game().eval_terms();
                 self.say(&format!(
-                    "info string eval {} white {} material {} hand {} variant {} positional {}",
+                    "info string eval {} white {} material {} hand {} variant {} positional {} learned {}",
                     t.total,
                     t.material + t.hand + t.variant + t.positional,
                     t.material,
                     t.hand,
                     t.variant,
-                    t.positional
+                    t.positional,
+                    t.learned
                 ));
+                let w = self.engine.game().weights_source();
+                self.say(&format!("info string weights {w}"));
             }
             "variant" => {
                 let l = self.variant_line();
