@@ -282,7 +282,9 @@ pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
 /// Writes a variant's `eval_tables()` with its own static (a static inside
 /// a generic function would be shared by every variant). A generic impl
 /// (IAGO's and Ita's rule options) shares one static among its types: its
-/// `pst` must not depend on the type parameters.
+/// `pst` and `WEIGHTS` must not depend on the type parameters. `EvalFile`
+/// loads through the current game's type, which swaps the shared table
+/// for all of them (the piece letters are checked against that type's).
 #[macro_export]
 macro_rules! eval_tables {
     ($g:ty) => {
