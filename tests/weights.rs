@@ -42,6 +42,9 @@ fn converter_writes_the_committed_files() {
     assert_eq!(pawn50, committed("tests/weights/chess-pawn50.weights"));
     let ita = convert("tests/weights/ita-pawn10.json", "ita", "FSLCRBP", Some("test: ita pawns +10"), "ita");
     assert_eq!(ita, committed("tests/weights/ita-pawn10.weights"));
+    let d = Some("test: historia queen in hand +7");
+    let hand = convert("tests/weights/historia-hand7.json", "historia-sako", "KQRBNEP", d, "hand");
+    assert_eq!(hand, committed("tests/weights/historia-hand7.weights"));
 }
 
 #[test]

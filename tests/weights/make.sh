@@ -16,3 +16,5 @@ head -c 300 weights/chess.weights > $t/truncated.weights
 printf 'not weights\n' > $t/bad-magic.weights
 python3 $conv tools/train/results/chess.json xiangqi PNBRQK $t/xiangqi.weights --description "test: unknown variant"
 python3 $conv tools/train/results/chess.json historia-sako PNBRQK $t/historia-shape.weights --description "test: chess types"
+# Historia Ŝako: a queen in hand +7, nothing else.
+python3 $conv $t/historia-hand7.json historia-sako KQRBNEP $t/historia-hand7.weights --description "test: historia queen in hand +7"
