@@ -4,6 +4,8 @@
 
 use crate::engine_game::EngineGame;
 use crate::errors::{MoveError, OptionError, PositionError};
+use crate::eval::WeightsChoice;
+use crate::eval::weights::{Weights, WeightsError};
 use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
@@ -140,6 +142,51 @@ impl Engine {
         self.game = g;
         self.tt.clear();
         Ok(())
+    }
+
+    /// `EvalFile`: loads the weights file at `path` for the variant it
+    /// names (the current one, or another that this engine plays: they apply
+    /// when it is played); `None`, empty or `<default>` restores every
+    /// variant's built-in weights, `<none>` sets every variant to its
+    /// hand-set evaluation (no learned weights). Returns what was done, for the GUI; on an
+    /// error every variant keeps its weights. The hash is cleared (its
+    /// scores came from the old evaluation).
+    pub fn set_eval_file(&mut self, path: Option<&str>) -> Result<String, OptionError> {
+        let path = path.map(str::trim).unwrap_or_default();
+        self.wait();
+        let every = match path {
+            "" | "<default>" => Some(WeightsChoice::BuiltIn),
+            "<none>" => Some(WeightsChoice::HandSet),
+            _ => None,
+        };
+        if let Some(choice) = every {
+            for name in VARIANTS {
+                if let Some(g) = new_game_with(name, &RuleOptions::default()) {
+                    // Without a file nothing can fail to fit.
+                    let _ = g.set_weights(choice);
+                }
+            }
+            self.tt.clear();
+            return Ok(match choice {
+                WeightsChoice::HandSet => "EvalFile <none>: every variant evaluates without learned weights".into(),
+                _ => "EvalFile <default>: every variant evaluates with its built-in weights".into(),
+            });
+        }
+        let fail = |error| OptionError::EvalFile { path: path.into(), error };
+        let w = Weights::read_file(path).map_err(fail)?;
+        let other;
+        let game: &dyn EngineGame = if w.variant == self.variant() {
+            self.game.as_ref()
+        } else {
+            let unknown = || fail(WeightsError::UnknownVariant(w.variant.clone()));
+            other = new_game_with(&w.variant, &RuleOptions::default()).ok_or_else(unknown)?;
+            other.as_ref()
+        };
+        game.set_weights(WeightsChoice::File(&w, path)).map_err(fail)?;
+        self.tt.clear();
+        let when =
+            if w.variant == self.variant() { String::new() } else { format!(", used when {} is played", w.variant) };
+        Ok(format!("EvalFile {path}: {} weights loaded ({}){when}", w.variant, w.description))
     }
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused

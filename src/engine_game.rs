@@ -3,6 +3,8 @@
 //! planning, native notation, XBoard's view). The engine holds a
 //! `Box<dyn EngineGame>`; the registry makes them.
 
+use crate::eval::WeightsChoice;
+use crate::eval::weights::{WeightsError, WeightsSource};
 use crate::game::{AnyGame, Game};
 use crate::moves::Move;
 use crate::position::Position;
@@ -30,6 +32,11 @@ pub trait EngineGame: AnyGame {
     fn evaluate(&self) -> i32;
     /// The static evaluation split into terms, each from White's view.
     fn eval_terms(&self) -> EvalTerms;
+    /// Sets the variant's learned weights; weights that do not fit are
+    /// refused and the old ones kept. Only while no search runs.
+    fn set_weights(&self, choice: WeightsChoice) -> Result<(), WeightsError>;
+    /// Where the variant's weights in use come from.
+    fn weights_source(&self) -> WeightsSource;
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's bench positions.
@@ -51,13 +58,15 @@ pub trait EngineGame: AnyGame {
 
 /// The evaluation in terms, from White's view, and the total from the side
 /// to move's view. `positional` is what the other terms leave of the total
-/// (placement, mobility, tempo).
+/// (placement, mobility, tempo, and the learned corrections); `learned` is
+/// the learned weights' part of the total (counted in `positional`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalTerms {
     pub material: i32,
     pub hand: i32,
     pub variant: i32,
     pub positional: i32,
+    pub learned: i32,
     pub total: i32,
 }
 
@@ -105,7 +114,14 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         let variant = V::extra(pos);
         let total = V::evaluate(pos);
         let white = if pos.side == 0 { total } else { -total };
-        EvalTerms { material, hand, variant, positional: white - material - hand - variant, total }
+        let learned = crate::eval::learned_eval(pos);
+        EvalTerms { material, hand, variant, positional: white - material - hand - variant, learned, total }
+    }
+    fn set_weights(&self, choice: WeightsChoice) -> Result<(), WeightsError> {
+        crate::eval::set_weights::<V>(choice)
+    }
+    fn weights_source(&self) -> WeightsSource {
+        V::eval_tables().pieces().source.clone()
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;

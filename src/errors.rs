@@ -149,6 +149,11 @@ pub enum OptionError {
     },
     /// A rule option's own complaint.
     Rule(String),
+    /// Weights that `EvalFile` cannot load (the path as given).
+    EvalFile {
+        path: String,
+        error: crate::eval::weights::WeightsError,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -164,6 +169,7 @@ impl fmt::Display for OptionError {
             }
             OptionError::UnknownVariant { name, known } => write!(f, "unknown variant '{name}' (known: {known})"),
             OptionError::Rule(s) => f.write_str(s),
+            OptionError::EvalFile { path, error } => write!(f, "EvalFile {path}: {error}"),
         }
     }
 }

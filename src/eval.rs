@@ -1,11 +1,16 @@
 //! Static evaluation. The generic terms (material, hand, placement, mobility)
 //! serve every variant; each variant's own terms are its `Evaluator` impl
-//! in `src/variants/<name>/eval.rs`.
+//! in `src/variants/<name>/eval.rs`. Learned weights ([`weights`]) correct
+//! the material, hand and piece-square values.
+
+pub mod weights;
 
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, MAX_TYPES, Variant};
+use std::sync::atomic::{AtomicPtr, Ordering};
+use weights::{Weights, WeightsError, WeightsSource};
 
 /// Evaluation from the side to move's point of view, in centipawns.
 pub trait Evaluator: Variant {
@@ -19,6 +24,9 @@ pub trait Evaluator: Variant {
     /// King safety terms (attackers near the royal piece, pawn shield, open
     /// file) apply: a royal piece on a board of files and ranks.
     const KING_SAFETY: bool = Self::KING != 0 && <Self::G as Geometry>::FILES > 1;
+    /// The variant's built-in learned weights: a weights file's bytes
+    /// (`docs/weights.md`), included in the binary; empty: none.
+    const WEIGHTS: &'static [u8] = &[];
     /// The variant's evaluation tables (one static per variant: see [`eval_tables!`]).
     fn eval_tables() -> &'static EvalTables<Self::G>;
     /// The piece-square value of a piece of type `t` and colour `color` on
@@ -61,10 +69,88 @@ pub fn default_pst<V: Variant>(t: u8, color: usize, sq: usize) -> i32 {
     }
 }
 
+/// The values of the pieces that learned weights correct, built once per
+/// set of weights and swapped as a whole (see [`EvalTables::pieces`]).
+pub struct PieceTables {
+    /// `pst[(color * MAX_TYPES + t) * squares + sq]`, from `color`'s view:
+    /// the hand-set placement value plus the learned material and square
+    /// correction (the piece's value is added apart).
+    pst: Vec<i32>,
+    /// The learned part of `pst` alone (what `eval` shows).
+    learned: Vec<i32>,
+    /// A piece of each type in hand: its value at `HAND_PCT` plus the
+    /// learned hand correction.
+    hand: [i32; MAX_TYPES],
+    /// The learned hand correction alone.
+    hand_learned: [i32; MAX_TYPES],
+    /// Where the weights come from.
+    pub source: WeightsSource,
+}
+
+impl PieceTables {
+    /// `V`'s hand-set values corrected by `w` (none: no correction). The
+    /// weights must be for `V`: its name, its board, and piece types that
+    /// are its first types in order (types past the file's get no correction).
+    pub fn build<V: Evaluator>(w: Option<&Weights>, source: WeightsSource) -> Result<Self, WeightsError> {
+        if let Some(w) = w {
+            check_shape::<V>(w)?;
+        }
+        let (files, squares) = (V::G::FILES, V::G::SQUARES);
+        let mut pst = vec![0; 2 * MAX_TYPES * squares];
+        let mut learned = vec![0; 2 * MAX_TYPES * squares];
+        let mut hand = [0; MAX_TYPES];
+        let mut hand_learned = [0; MAX_TYPES];
+        for t in 1..=V::PIECES.len() as u8 {
+            let pw = w.and_then(|w| w.pieces.get(t as usize - 1));
+            let delta = pw.map_or(0, |p| p.hand as i32);
+            hand[t as usize] = V::PIECES[t as usize - 1].value * V::HAND_PCT / 100 + delta;
+            hand_learned[t as usize] = delta;
+            for color in 0..2 {
+                for sq in 0..squares {
+                    let rel = V::G::relative_rank(color, sq) * files + V::G::file_of(sq);
+                    let l = pw.map_or(0, |p| p.material as i32 + p.squares[rel] as i32);
+                    let i = (color * MAX_TYPES + t as usize) * squares + sq;
+                    pst[i] = V::pst(t, color, sq) + l;
+                    learned[i] = l;
+                }
+            }
+        }
+        Ok(PieceTables { pst, learned, hand, hand_learned, source })
+    }
+}
+
+/// Whether `w` fits `V`: its name, board and piece letters.
+fn check_shape<V: Evaluator>(w: &Weights) -> Result<(), WeightsError> {
+    if w.variant != V::NAME {
+        return Err(WeightsError::WrongVariant { file: w.variant.clone(), expected: V::NAME.into() });
+    }
+    let letters = V::PIECES.iter().map(|p| p.letter).collect::<Vec<_>>().join(" ");
+    let (files, ranks) = (V::G::FILES, V::G::RANKS);
+    if (w.files as usize, w.ranks as usize) != (files, ranks) {
+        return Err(WeightsError::WrongShape(format!(
+            "a {}x{} board, {} has {files}x{ranks}",
+            w.files,
+            w.ranks,
+            V::NAME
+        )));
+    }
+    let fits = w.pieces.len() <= V::PIECES.len()
+        && w.pieces.iter().zip(V::PIECES).all(|(p, d)| p.letter.eq_ignore_ascii_case(d.letter));
+    if !fits {
+        return Err(WeightsError::WrongShape(format!("piece types {}, {} has {letters}", w.letters(), V::NAME)));
+    }
+    Ok(())
+}
+
 /// What the evaluation precomputes per variant.
 pub struct EvalTables<G: Geometry> {
-    /// `pst[(color * MAX_TYPES + t) * SQUARES + sq]`, from `color`'s view.
-    pst: Vec<i32>,
+    /// The piece values in use: always a table leaked by [`Box::leak`]
+    /// (never freed), swapped by [`set_weights`].
+    pieces: AtomicPtr<PieceTables>,
+    /// The built-in weights' table and the hand-set one (no weights):
+    /// chosen again without a new leak.
+    builtin: &'static PieceTables,
+    handset: &'static PieceTables,
     /// The square and its neighbours (a king's zone).
     pub zone: Vec<G::B>,
     /// For a pawn of each colour: the squares ahead of it on its own and
@@ -79,14 +165,23 @@ pub struct EvalTables<G: Geometry> {
 
 impl<G: Geometry> EvalTables<G> {
     pub fn build<V: Evaluator<G = G>>() -> Self {
-        let mut pst = vec![0; 2 * MAX_TYPES * G::SQUARES];
-        for color in 0..2 {
-            for t in 1..=V::PIECES.len() as u8 {
-                for sq in 0..G::SQUARES {
-                    pst[(color * MAX_TYPES + t as usize) * G::SQUARES + sq] = V::pst(t, color, sq);
-                }
+        let leak = |t: PieceTables| -> &'static PieceTables { Box::leak(Box::new(t)) };
+        let handset = match PieceTables::build::<V>(None, WeightsSource::None) {
+            Ok(t) => leak(t),
+            Err(e) => panic!("{}: {e}", V::NAME), // no weights: nothing to check
+        };
+        let builtin = if V::WEIGHTS.is_empty() {
+            handset
+        } else {
+            // The binary's own bytes (a test reads every variant's).
+            match Weights::from_bytes(V::WEIGHTS)
+                .and_then(|w| PieceTables::build::<V>(Some(&w), WeightsSource::BuiltIn(w.description.clone())))
+            {
+                Ok(t) => leak(t),
+                Err(e) => panic!("{}: the built-in weights are broken: {e}", V::NAME),
             }
-        }
+        };
+        let pieces = AtomicPtr::new(builtin as *const PieceTables as *mut PieceTables);
         let near = |sq: usize, files: std::ops::RangeInclusive<i32>, ranks: std::ops::RangeInclusive<i32>| {
             let mut b = G::B::ZERO;
             for df in files {
@@ -119,18 +214,77 @@ impl<G: Geometry> EvalTables<G> {
                 b
             })
             .collect();
-        EvalTables { pst, zone, front_span, adjacent_files, shield }
+        EvalTables { pieces, builtin, handset, zone, front_span, adjacent_files, shield }
     }
+
+    /// The piece values in use (one atomic load: lock-free).
     #[inline(always)]
-    pub fn pst(&self, color: usize, t: u8, sq: usize) -> i32 {
+    pub fn pieces(&self) -> &'static PieceTables {
+        // SAFETY: `pieces` only ever holds pointers from `Box::leak` (in
+        // `build` and `set_weights`), which are never freed: valid for 'static.
+        unsafe { &*self.pieces.load(Ordering::Acquire) }
+    }
+}
+
+impl PieceTables {
+    #[inline(always)]
+    pub fn pst<G: Geometry>(&self, color: usize, t: u8, sq: usize) -> i32 {
         self.pst[(color * MAX_TYPES + t as usize) * G::SQUARES + sq]
     }
+}
+
+/// Which weights a variant evaluates with.
+#[derive(Clone, Copy, Debug)]
+pub enum WeightsChoice<'a> {
+    /// Its built-in weights (the hand-set evaluation where it has none).
+    BuiltIn,
+    /// No learned weights: the hand-set evaluation.
+    HandSet,
+    /// Weights read from a file (the path, for `eval`).
+    File(&'a Weights, &'a str),
+}
+
+/// Sets `V`'s weights; weights that do not fit `V` are refused and the
+/// old ones kept. Called only while no search runs (the engine
+/// waits for it); a search would go on with the table it read. Each load
+/// leaks its table (a few KB: a reader may still hold the old one), which
+/// is what keeps [`EvalTables::pieces`] a plain load.
+pub fn set_weights<V: Evaluator>(choice: WeightsChoice) -> Result<(), WeightsError> {
+    let tables = V::eval_tables();
+    let new: &'static PieceTables = match choice {
+        WeightsChoice::BuiltIn => tables.builtin,
+        WeightsChoice::HandSet => tables.handset,
+        WeightsChoice::File(w, path) => {
+            let source = WeightsSource::File { path: path.into(), description: w.description.clone() };
+            Box::leak(Box::new(PieceTables::build::<V>(Some(w), source)?))
+        }
+    };
+    tables.pieces.store(new as *const PieceTables as *mut PieceTables, Ordering::Release);
+    Ok(())
+}
+
+/// The learned part of `pos`'s evaluation, from White's view: the
+/// weights' corrections of the pieces on the board and in hand.
+pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
+    let pieces = V::eval_tables().pieces();
+    let mut score = [0i32; 2];
+    for (c, s) in score.iter_mut().enumerate() {
+        for t in 1..=V::PIECES.len() as u8 {
+            *s += pieces.hand_learned[t as usize] * pos.hand[c][t as usize] as i32;
+            for sq in pos.pieces(c, t).iter() {
+                *s += pieces.learned[(c * MAX_TYPES + t as usize) * V::G::SQUARES + sq];
+            }
+        }
+    }
+    score[0] - score[1]
 }
 
 /// Writes a variant's `eval_tables()` with its own static (a static inside
 /// a generic function would be shared by every variant). A generic impl
 /// (IAGO's and Ita's rule options) shares one static among its types: its
-/// `pst` must not depend on the type parameters.
+/// `pst` and `WEIGHTS` must not depend on the type parameters. `EvalFile`
+/// loads through the current game's type, which swaps the shared table
+/// for all of them (the piece letters are checked against that type's).
 #[macro_export]
 macro_rules! eval_tables {
     ($g:ty) => {
@@ -166,6 +320,7 @@ const SHELTER_MATERIAL: i32 = 1300;
 pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
     let tables = V::tables();
     let eval = V::eval_tables();
+    let pieces = eval.pieces();
     let occ = pos.occupied();
     let all = V::G::tables().all;
     let empty = !occ & all;
@@ -180,7 +335,7 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
         for t in 1..=tables.n_types as u8 {
             let value = V::PIECES[t as usize - 1].value;
             let in_hand = pos.hand[c][t as usize] as i32;
-            score[c] += value * V::HAND_PCT / 100 * in_hand;
+            score[c] += pieces.hand[t as usize] * in_hand;
             let bb = pos.pieces(c, t);
             if t != V::PAWN && t != V::KING {
                 power[c] += value * (in_hand + bb.count() as i32);
@@ -192,7 +347,7 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
             let mobile = t != V::KING && t != V::PAWN && (tt.slide_c_mask[c] != 0 || tt.exotic);
             let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
-                score[c] += value + eval.pst(c, t, sq);
+                score[c] += value + pieces.pst::<V::G>(c, t, sq);
                 if !mobile && !attacker {
                     continue; // a leaper's reach is about the same everywhere: the table says it
                 }
@@ -330,6 +485,70 @@ mod tests {
         assert_eq!(king_danger(4, 1), 0);
         assert_eq!(king_danger(5, 2), 125);
         assert_eq!(king_danger(20, 5), 400);
+    }
+
+    /// The built-in chess weights are the table `tuned.rs` held before
+    /// (material plus square correction per type P N B R Q K and square
+    /// from the piece's side): its sum, a weighted sum and four entries.
+    #[test]
+    fn builtin_chess_weights_are_the_old_table() {
+        let t = Chess::eval_tables().builtin;
+        assert!(matches!(&t.source, WeightsSource::BuiltIn(d) if d.starts_with("texel.py on 184486 positions")));
+        let white: Vec<i32> = (1..=6).flat_map(|p| (0..64).map(move |sq| t.learned[p * 64 + sq])).collect();
+        assert_eq!(white.iter().sum::<i32>(), 258);
+        assert_eq!(white.iter().enumerate().map(|(i, v)| v.abs() * (i as i32 + 1)).sum::<i32>(), 409619);
+        assert_eq!((white[0], white[64 + 1], white[5 * 64 + 4], white[3 * 64 + 15]), (6, -11, -10, -21));
+        // Black's ranks mirrored: the king on e8, a knight on g8.
+        let black = |p: usize, sq: usize| t.learned[(MAX_TYPES + p) * 64 + sq];
+        assert_eq!((black(6, 60), black(2, 62), black(2, 6)), (-10, -9, 1));
+        // The table in use adds them to the hand-set values.
+        for i in 0..t.pst.len() {
+            assert_eq!(t.pst[i], Chess::eval_tables().handset.pst[i] + t.learned[i]);
+        }
+    }
+
+    /// `tests/weights/chess-pawn50.weights` (the `EvalFile` session's) is
+    /// the built-in chess weights with the pawn's material 50 higher.
+    #[test]
+    fn the_session_file_differs_by_fifty() {
+        let builtin = Weights::from_bytes(Chess::WEIGHTS).unwrap();
+        let mut w = Weights::read_file("tests/weights/chess-pawn50.weights").unwrap();
+        assert_eq!((w.pieces[0].material, builtin.pieces[0].material), (56, 6));
+        w.pieces[0].material -= 50;
+        w.description = builtin.description.clone();
+        assert_eq!(w, builtin);
+    }
+
+    #[test]
+    fn only_chess_has_builtin_weights() {
+        for name in crate::registry::VARIANTS {
+            let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
+            let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
+            assert_eq!(builtin, *name == "chess", "{name}");
+        }
+    }
+
+    #[test]
+    fn weights_must_fit_the_variant() {
+        let chess = Weights::from_bytes(Chess::WEIGHTS).unwrap();
+        let err = |w: &Weights| check_shape::<Chess>(w).unwrap_err().to_string();
+        let mut w = chess.clone();
+        w.variant = "historia-sako".into();
+        assert_eq!(err(&w), "the weights are for variant historia-sako, not chess");
+        let mut w = chess.clone();
+        w.files = 7;
+        assert_eq!(err(&w), "wrong shape: a 7x8 board, chess has 8x8");
+        let mut w = chess.clone();
+        w.pieces.swap(1, 2);
+        assert_eq!(err(&w), "wrong shape: piece types P B N R Q K, chess has P N B R Q K");
+        let mut w = chess.clone();
+        w.pieces.push(w.pieces[4].clone());
+        assert_eq!(err(&w), "wrong shape: piece types P N B R Q K Q, chess has P N B R Q K");
+        // Fewer types than the variant's: the others get no correction.
+        let mut w = chess;
+        w.pieces.truncate(1);
+        let t = PieceTables::build::<Chess>(Some(&w), WeightsSource::None).unwrap();
+        assert_eq!((t.learned[64], t.learned[2 * 64]), (6, 0));
     }
 
     #[test]

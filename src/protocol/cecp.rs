@@ -641,7 +641,7 @@ impl<W: Write> Cecp<'_, W> {
                 };
                 match self.core.set_option(name, value) {
                     Ok(Changed::Variant | Changed::Rules) => self.setup(),
-                    Ok(Changed::Nothing) => {}
+                    Ok(Changed::Nothing | Changed::Weights(_)) => {}
                     Err(e) => self.error(&e),
                 }
             }

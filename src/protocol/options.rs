@@ -27,6 +27,10 @@ pub enum Kind {
     Text {
         default: String,
     },
+    /// A file's path (UCI `type string`, CECP `-file`).
+    File {
+        default: String,
+    },
 }
 
 pub struct Opt {
@@ -35,6 +39,9 @@ pub struct Opt {
 }
 
 pub const MAX_MULTIPV: usize = 256;
+
+/// `EvalFile`'s default: the built-in weights (see [`crate::engine::Engine::set_eval_file`]).
+pub const EVAL_FILE_DEFAULT: &str = "<default>";
 
 pub const ITA_TIME_MODES: [&str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
 
@@ -74,6 +81,7 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
                 vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
             },
         },
+        Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } },
     ];
     // The rule options describe themselves (registry.rs).
     opts.extend(RuleOption::ALL.into_iter().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
@@ -106,7 +114,7 @@ pub fn uci_line(o: &Opt, mode: Mode) -> String {
             s
         }
         Kind::Button => format!("option name {name} type button"),
-        Kind::Text { default } => format!("option name {name} type string default {default}"),
+        Kind::Text { default } | Kind::File { default } => format!("option name {name} type string default {default}"),
     }
 }
 
@@ -128,18 +136,21 @@ pub fn cecp_line(o: &Opt) -> Option<String> {
         }
         Kind::Button => "-button".into(),
         Kind::Text { default } => format!("-string {default}"),
+        Kind::File { default } => format!("-file {default}"),
     };
     Some(format!("feature option=\"{} {body}\"", o.name))
 }
 
 /// What setting an option changed that the protocol announces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Changed {
     Nothing,
     /// The variant (`UCI_Variant`).
     Variant,
     /// A rule option of the current variant: its game started again.
     Rules,
+    /// Weights loaded (`EvalFile`): what UCI and USI report in an `info string`.
+    Weights(String),
 }
 
 impl<W: Write> Core<W> {
@@ -183,6 +194,9 @@ impl<W: Write> Core<W> {
                     _ => return Err(choice("ItaNotation", "canonical or native")),
                 };
                 Ok(())
+            }
+            "evalfile" => {
+                return Ok(Changed::Weights(self.engine.set_eval_file(value)?));
             }
             "itatimemode" => match word {
                 Some(v) if ITA_TIME_MODES.contains(&v.as_str()) => {

@@ -158,6 +158,7 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                 let l = self.core.variant_line();
                 self.core.say(&l);
             }
+            Ok(super::options::Changed::Weights(done)) => self.core.say(&format!("info string {done}")),
             Ok(_) => {}
             Err(e) => self.error(&e),
         }
@@ -208,13 +209,15 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
             "eval" => {
                 let t = g.eval_terms();
                 format!(
-                    "info string eval {} white {} material {} hand {} variant {} positional {}",
+                    "info string eval {} white {} material {} hand {} variant {} positional {} learned {}\ninfo string weights {}",
                     t.total,
                     t.material + t.hand + t.variant + t.positional,
                     t.material,
                     t.hand,
                     t.variant,
-                    t.positional
+                    t.positional,
+                    t.learned,
+                    g.weights_source()
                 )
             }
             "variant" => self.core.variant_line(),

@@ -7,7 +7,6 @@ use crate::variant::{Bb, Castling, Outcome, PieceDef, Variant, WHITE};
 
 mod engine;
 mod eval;
-mod tuned;
 
 pub use engine::visit;
 
