@@ -3,6 +3,7 @@
 //! planning, native notation, XBoard's view). The engine holds a
 //! `Box<dyn EngineGame>`; the registry makes them.
 
+use crate::eval::terms::col::COUNT as TERM_COLUMNS;
 use crate::game::{AnyGame, Game};
 use crate::moves::Move;
 use crate::position::Position;
@@ -30,6 +31,11 @@ pub trait EngineGame: AnyGame {
     fn evaluate(&self) -> i32;
     /// The static evaluation split into terms, each from White's view.
     fn eval_terms(&self) -> EvalTerms;
+    /// The generic terms as counts from White's view, and the weights that
+    /// make their dot product the evaluation from White's view (see
+    /// [`crate::eval::term_columns`]; `calvin datagen terms`).
+    fn term_columns(&self) -> [i32; TERM_COLUMNS];
+    fn term_weights(&self) -> [i32; TERM_COLUMNS];
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's bench positions.
@@ -106,6 +112,12 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         let total = V::evaluate(pos);
         let white = if pos.side == 0 { total } else { -total };
         EvalTerms { material, hand, variant, positional: white - material - hand - variant, total }
+    }
+    fn term_columns(&self) -> [i32; TERM_COLUMNS] {
+        crate::eval::term_columns(self.pos())
+    }
+    fn term_weights(&self) -> [i32; TERM_COLUMNS] {
+        V::EVAL_WEIGHTS.columns()
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;
