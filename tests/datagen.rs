@@ -233,3 +233,33 @@ fn the_texel_fit_runs_on_top_of_the_engine_eval() {
         assert!(json.contains(key), "{key} missing in {json}");
     }
 }
+
+#[test]
+fn the_texel_fit_fits_the_term_weights_and_prints_them() {
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy and scipy not found: tools/train/texel.py --terms not tested");
+        return;
+    };
+    let (data, weights) = (temp("texel-terms.bin"), temp("texel-terms.json"));
+    assert_eq!(datagen("chess", 4, &data, &["--quiet"]).0, 0);
+    let o = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/texel.py"))
+        .arg(&data)
+        .args(["--engine", env!("CARGO_BIN_EXE_calvin"), "--terms", "--l2", "1e-7", "--out"])
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&weights).expect("weights");
+    for key in ["\"terms fit\"", "\"terms\"", "\"terms_engine\"", "\"danger_units2\"", "\"mobility\": 2,"] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+    let o = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/eval_weights.py"))
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && text.contains("EvalWeights {\n    tempo: "), "{text}");
+    assert!(text.contains("    passed: [") && text.contains("    danger_max: "), "{text}");
+}
