@@ -335,20 +335,24 @@ def main(argv):
             best = (v, l2, fits)
     _, a.l2, fits = best
     w_terms, w_mat, w, iterations = fits
-    losses = {"constant 0.5": mse(np.full(len(rows), 0.5), test), "search score": mse(sigmoid(score_white / k), test)}
+    models = {"constant 0.5": np.full(len(rows), 0.5), "search score": sigmoid(score_white / k)}
     if a.engine:
-        losses["engine eval"] = mse(sigmoid(engine_eval / k), test)
+        models["engine eval"] = sigmoid(engine_eval / k)
     if w_terms is not None:
-        losses["terms fit"] = mse(sigmoid((base + X @ w_terms) / k), test)
-    losses["material fit"] = mse(sigmoid((base + X @ w_mat) / k), test)
-    losses["full fit"] = mse(sigmoid((base + X @ w) / k), test)
+        models["terms fit"] = sigmoid((base + X @ w_terms) / k)
+    models["material fit"] = sigmoid((base + X @ w_mat) / k)
+    models["full fit"] = sigmoid((base + X @ w) / k)
+    losses = {name: mse(p, test) for name, p in models.items()}
     out = report(a, variant, rows, layout, k, (train, valid, test), fits, losses, engine_weights)
+    out["train_mse"] = {name: round(mse(p, train), 6) for name, p in models.items()}
+    out["validation_mse"] = {name: round(mse(p, valid), 6) for name, p in models.items()}
     out["seconds"] = round(time.time() - t0, 1)
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
     print(f"{variant}: {len(rows)} positions, K {k:.1f}, l2 {a.l2:g}, {iterations} iterations, {out['seconds']} s")
+    print(f"  MSE on games:  {'held out':>9} {'validation':>10} {'training':>9}")
     for name, v in losses.items():
-        print(f"  test MSE {name:14} {v:.6f}")
+        print(f"  {name:14} {v:9.6f} {out['validation_mse'][name]:10.6f} {out['train_mse'][name]:9.6f}")
     if a.engine:
         print("  (material and piece-square values are corrections to the engine's evaluation)")
     print("  material " + " ".join(f"{t}={v}" for t, v in out["material"].items()))
