@@ -4,6 +4,7 @@
 //! `Box<dyn EngineGame>`; the registry makes them.
 
 use crate::eval::WeightsChoice;
+use crate::eval::terms::col::COUNT as TERM_COLUMNS;
 use crate::eval::weights::{WeightsError, WeightsSource};
 use crate::game::{AnyGame, Game};
 use crate::moves::Move;
@@ -37,6 +38,11 @@ pub trait EngineGame: AnyGame {
     fn set_weights(&self, choice: WeightsChoice) -> Result<(), WeightsError>;
     /// Where the variant's weights in use come from.
     fn weights_source(&self) -> WeightsSource;
+    /// The generic terms as counts from White's view, and the weights that
+    /// make their dot product the evaluation from White's view (see
+    /// [`crate::eval::term_columns`]; `calvin datagen terms`).
+    fn term_columns(&self) -> [i32; TERM_COLUMNS];
+    fn term_weights(&self) -> [i32; TERM_COLUMNS];
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's bench positions.
@@ -122,6 +128,12 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn weights_source(&self) -> WeightsSource {
         V::eval_tables().pieces().source.clone()
+    }
+    fn term_columns(&self) -> [i32; TERM_COLUMNS] {
+        crate::eval::term_columns(self.pos())
+    }
+    fn term_weights(&self) -> [i32; TERM_COLUMNS] {
+        V::EVAL_WEIGHTS.columns()
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;

@@ -1,8 +1,10 @@
 //! Static evaluation. The generic terms (material, hand, placement, mobility)
 //! serve every variant; each variant's own terms are its `Evaluator` impl
 //! in `src/variants/<name>/eval.rs`. Learned weights ([`weights`]) correct
-//! the material, hand and piece-square values.
+//! the material, hand and piece-square values; the coefficients of the
+//! generic terms are the variant's [`EvalWeights`] ([`terms`]).
 
+pub mod terms;
 pub mod weights;
 
 use crate::bitboard::Bits;
@@ -10,14 +12,17 @@ use crate::geometry::Geometry;
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, MAX_TYPES, Variant};
 use std::sync::atomic::{AtomicPtr, Ordering};
+pub use terms::EvalWeights;
+use terms::{Columns, Terms, Weighted, col};
 use weights::{Weights, WeightsError, WeightsSource};
 
 /// Evaluation from the side to move's point of view, in centipawns.
 pub trait Evaluator: Variant {
     /// Hand pieces are worth this percentage of their board value.
     const HAND_PCT: i32 = 100;
-    /// Centipawns per reachable square for non-pawn pieces.
-    const MOBILITY: i32 = 2;
+    /// The coefficients of the generic terms (mobility, pawn structure,
+    /// king safety, tempo).
+    const EVAL_WEIGHTS: EvalWeights = EvalWeights::DEFAULT;
     /// Pawn structure terms (doubled, isolated and passed pawns) apply:
     /// pawns that advance on files, as in chess.
     const PAWN_TERMS: bool = Self::PAWN != 0 && <Self::G as Geometry>::FILES > 1;
@@ -40,10 +45,29 @@ pub trait Evaluator: Variant {
         0
     }
     fn evaluate(pos: &Position<Self>) -> i32 {
-        let white = generic_eval(pos) + Self::extra(pos);
-        let tempo = 10;
-        if pos.side == 0 { white + tempo } else { tempo - white }
+        let mut sum = Weighted::<Self>::new();
+        eval_terms(pos, &mut sum);
+        let white = sum.white();
+        if pos.side == 0 { white } else { -white }
     }
+}
+
+/// Every term of the evaluation of `pos` added to `acc`: the generic terms,
+/// the variant's own and the tempo.
+#[inline(always)]
+pub fn eval_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
+    generic_terms(pos, acc);
+    acc.add(0, col::EXTRA, V::extra(pos));
+    acc.add(pos.side, col::TEMPO, 1);
+}
+
+/// The terms of `pos`'s evaluation as counts from White's view (one row of
+/// `calvin datagen terms`): their dot product with
+/// `V::EVAL_WEIGHTS.columns()` is the evaluation from White's view.
+pub fn term_columns<V: Evaluator>(pos: &Position<V>) -> [i32; col::COUNT] {
+    let mut c = Columns::new(V::EVAL_WEIGHTS);
+    eval_terms(pos, &mut c);
+    c.row
 }
 
 /// Twice the Manhattan distance from the board's centre (0 at the centre).
@@ -295,29 +319,13 @@ macro_rules! eval_tables {
     };
 }
 
-/// Passed pawn bonus by rank, on a scale of 8 ranks (rank 0 is the own back rank).
-const PASSED: [i32; 8] = [0, 5, 10, 20, 35, 60, 100, 150];
-const DOUBLED: i32 = 12;
-const ISOLATED: i32 = 10;
-/// Pawn shield: an own pawn one rank ahead of the king on its file or the
-/// adjacent ones, two ranks ahead, or none on that file.
-const SHIELD_NEAR: i32 = 10;
-const SHIELD_FAR: i32 = 5;
-const SHIELD_NONE: i32 = 12;
-/// The king's file without own pawns, and without any pawn when the
-/// opponent has a piece that rides the files.
-const KING_FILE_SEMI_OPEN: i32 = 15;
-const KING_FILE_OPEN: i32 = 10;
-/// King danger: attack units squared times this, once two pieces attack the zone.
-const DANGER_PER_UNIT2: i32 = 5;
-const DANGER_MAX: i32 = 400;
 /// Below this much non-pawn material on the opponent's side (board and
 /// hand) the king's shelter does not matter.
 const SHELTER_MATERIAL: i32 = 1300;
 
 /// Material, hand, placement, mobility, pawn structure and king safety,
-/// from White's point of view.
-pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
+/// added to `acc` per side.
+fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     let tables = V::tables();
     let eval = V::eval_tables();
     let pieces = eval.pieces();
@@ -326,7 +334,6 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
     let empty = !occ & all;
     let kings = [pos.king_sq(0), pos.king_sq(1)];
     let safety = V::KING_SAFETY && kings.iter().all(|&k| k != NO_SQ);
-    let mut score = [0i32; 2];
     // Per side: non-pawn material, and the units and number of pieces attacking the enemy king's zone.
     let mut power = [0i32; 2];
     let mut attack = [(0i32, 0i32); 2];
@@ -335,7 +342,7 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
         for t in 1..=tables.n_types as u8 {
             let value = V::PIECES[t as usize - 1].value;
             let in_hand = pos.hand[c][t as usize] as i32;
-            score[c] += pieces.hand[t as usize] * in_hand;
+            acc.add(c, col::MATERIAL, pieces.hand[t as usize] * in_hand);
             let bb = pos.pieces(c, t);
             if t != V::PAWN && t != V::KING {
                 power[c] += value * (in_hand + bb.count() as i32);
@@ -347,13 +354,13 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
             let mobile = t != V::KING && t != V::PAWN && (tt.slide_c_mask[c] != 0 || tt.exotic);
             let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
-                score[c] += value + pieces.pst::<V::G>(c, t, sq);
+                acc.add(c, col::MATERIAL, value + pieces.pst::<V::G>(c, t, sq));
                 if !mobile && !attacker {
                     continue; // a leaper's reach is about the same everywhere: the table says it
                 }
                 let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
                 if mobile {
-                    score[c] += V::MOBILITY * (quiet | (pattern & pos.by_color[c ^ 1])).count() as i32;
+                    acc.add(c, col::MOBILITY, (quiet | (pattern & pos.by_color[c ^ 1])).count() as i32);
                 }
                 if attacker && (pattern & enemy_zone).any() {
                     attack[c].0 += (value / 200).clamp(1, 5);
@@ -363,81 +370,72 @@ pub fn generic_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
         }
     }
     if V::PAWN_TERMS {
-        score[0] += pawn_structure(pos, eval, 0);
-        score[1] += pawn_structure(pos, eval, 1);
+        pawn_structure(pos, eval, 0, acc);
+        pawn_structure(pos, eval, 1, acc);
     }
     if safety {
         for c in 0..2 {
             let (units, attackers) = attack[c ^ 1];
-            score[c] -= king_danger(units, attackers);
+            acc.king_danger(c, units, attackers);
             if V::PAWN_TERMS && power[c ^ 1] >= SHELTER_MATERIAL {
-                score[c] += shelter(pos, eval, c, kings[c]);
+                shelter(pos, eval, c, kings[c], acc);
             }
         }
     }
-    score[0] - score[1]
 }
 
-/// The king danger of `units` of attack by `attackers` pieces on the king's zone.
-fn king_danger(units: i32, attackers: i32) -> i32 {
-    if attackers < 2 { 0 } else { (DANGER_PER_UNIT2 * units * units).min(DANGER_MAX) }
-}
-
-/// Doubled, isolated and passed pawns of `color`, from its point of view.
-fn pawn_structure<V: Evaluator>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize) -> i32 {
+/// Doubled, isolated and passed pawns of `color`.
+fn pawn_structure<V: Evaluator, A: Terms>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize, acc: &mut A) {
     let ours = pos.pieces(color, V::PAWN);
     let theirs = pos.pieces(color ^ 1, V::PAWN);
-    let mut s = 0;
     for f in 0..V::G::FILES {
         let n = (ours & V::G::file_bb(f)).count() as i32;
         if n == 0 {
             continue;
         }
-        s -= DOUBLED * (n - 1);
+        acc.add(color, col::DOUBLED, n - 1);
         if (ours & eval.adjacent_files[f]).is_empty() {
-            s -= ISOLATED * n;
+            acc.add(color, col::ISOLATED, n);
         }
     }
     for sq in ours.iter() {
         if (eval.front_span[color][sq] & theirs).is_empty() {
             let rank = V::G::relative_rank(color, sq) * 7 / (V::G::RANKS - 1);
-            s += PASSED[rank];
+            acc.add(color, col::PASSED + rank, 1);
         }
     }
-    s
 }
 
-/// The king's pawn shield and the file it stands on, from `color`'s point of view.
-fn shelter<V: Evaluator>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize, king: usize) -> i32 {
+/// The king's pawn shield and the file it stands on, for `color`.
+fn shelter<V: Evaluator, A: Terms>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize, king: usize, acc: &mut A) {
     if V::G::relative_rank(color, king) > 1 {
-        return 0; // a king that has left home has no shield to keep
+        return; // a king that has left home has no shield to keep
     }
     let ours = pos.pieces(color, V::PAWN);
     let theirs = pos.pieces(color ^ 1, V::PAWN);
     let shield = eval.shield[color][king] & ours;
     let near = eval.zone[king];
-    let mut s = 0;
     let kf = V::G::file_of(king);
     for f in kf.saturating_sub(1)..=(kf + 1).min(V::G::FILES - 1) {
         let on_file = shield & V::G::file_bb(f);
-        s += if (on_file & near).any() {
-            SHIELD_NEAR
+        let kind = if (on_file & near).any() {
+            col::SHIELD_NEAR
         } else if on_file.any() {
-            SHIELD_FAR
+            col::SHIELD_FAR
         } else {
-            -SHIELD_NONE
+            col::SHIELD_NONE
         };
+        acc.add(color, kind, 1);
     }
     let file = V::G::file_bb(kf);
     if (file & ours).is_empty() {
-        s -= KING_FILE_SEMI_OPEN;
+        acc.add(color, col::KING_FILE_SEMI_OPEN, 1);
         let riders = V::tables().orth_riders;
         let rides = (1..=V::PIECES.len() as u8).any(|t| riders >> t & 1 == 1 && pos.pieces(color ^ 1, t).any());
         if (file & theirs).is_empty() && rides {
-            s -= KING_FILE_OPEN;
+            acc.add(color, col::KING_FILE_OPEN, 1);
         }
     }
-    s
 }
 
 #[cfg(test)]
@@ -452,39 +450,84 @@ mod tests {
         assert!(Chess::evaluate(&q) > 900);
     }
 
+    /// `color`'s score from what `f` adds with chess's weights.
+    fn weighted(color: usize, f: impl FnOnce(&mut Weighted<Chess>)) -> i32 {
+        let mut w = Weighted::new();
+        f(&mut w);
+        w.score[color]
+    }
+
     #[test]
     fn pawn_structure_counts_exactly() {
+        let t = Chess::eval_tables();
         // White: a2 b2 (a pair), d5 and f2 isolated; no black pawns, so all
         // four are passed: 5 + 5 + 5 (rank 2) + 35 (rank 5) - 2 * 10.
         let p = Position::<Chess>::from_fen("4k3/8/8/3P4/8/8/PP3P2/4K3 w - - 0 1").unwrap();
-        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 0), 30);
-        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 1), 0);
+        assert_eq!(weighted(0, |w| pawn_structure(&p, t, 0, w)), 30);
+        assert_eq!(weighted(1, |w| pawn_structure(&p, t, 1, w)), 0);
         // Doubled and blocked: c2 c3 against c6 (not passed, isolated both).
         let p = Position::<Chess>::from_fen("4k3/8/2p5/8/8/2P5/2P5/4K3 w - - 0 1").unwrap();
-        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 0), -12 - 2 * 10);
+        assert_eq!(weighted(0, |w| pawn_structure(&p, t, 0, w)), -12 - 2 * 10);
         // Black's c6: isolated, and not passed (white pawns stand ahead of it on its file).
-        assert_eq!(pawn_structure(&p, Chess::eval_tables(), 1), -10);
+        assert_eq!(weighted(1, |w| pawn_structure(&p, t, 1, w)), -10);
     }
 
     #[test]
     fn shelter_counts_shield_and_open_file() {
+        let t = Chess::eval_tables();
+        let shelter_of = |p: &Position<Chess>| weighted(0, |w| shelter(p, t, 0, p.king_sq(0), w));
         // f2 and g2 next to the king (+10 each), h3 two ahead (+5).
         let p = Position::<Chess>::from_fen("6k1/8/8/8/8/7P/5PP1/6K1 w - - 0 1").unwrap();
-        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 25);
+        assert_eq!(shelter_of(&p), 25);
         // No pawn on the g-file: -12 for the gap, -15 semi-open, -10 open
         // with a black rook on the board.
         let p = Position::<Chess>::from_fen("6k1/6r1/8/8/8/8/5P1P/6K1 w - - 0 1").unwrap();
-        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 10 - 12 + 10 - 15 - 10);
+        assert_eq!(shelter_of(&p), 10 - 12 + 10 - 15 - 10);
         // A king off its first two ranks has no shelter term.
         let p = Position::<Chess>::from_fen("6k1/8/8/8/8/6K1/5PPP/8 w - - 0 1").unwrap();
-        assert_eq!(shelter(&p, Chess::eval_tables(), 0, p.king_sq(0)), 0);
+        assert_eq!(shelter_of(&p), 0);
     }
 
     #[test]
     fn king_danger_needs_two_attackers() {
-        assert_eq!(king_danger(4, 1), 0);
-        assert_eq!(king_danger(5, 2), 125);
-        assert_eq!(king_danger(20, 5), 400);
+        assert_eq!(weighted(0, |w| w.king_danger(0, 4, 1)), 0);
+        assert_eq!(weighted(0, |w| w.king_danger(0, 5, 2)), -125);
+        assert_eq!(weighted(1, |w| w.king_danger(1, 20, 5)), -400);
+    }
+
+    #[test]
+    fn a_row_of_terms_counted_by_hand() {
+        // Black's queen d4 (4 attack units, through f2) and knight e4 (1,
+        // on f2) attack White's king zone: 5 units, 25 units squared. Black
+        // has Q + N + R = 1770 of material, so White's shelter counts: f2
+        // and g2 next to the king, h3 two ahead, pawns on the king's file.
+        // Mobility: queen 20 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
+        // e3 and the capture on f2, c3 b2 a1), rook 12 (a7-a1, b8-f8);
+        // White has none. No pawn is doubled, isolated or passed.
+        let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
+        let row = term_columns(&p);
+        let mut material = 0;
+        for (c, sign) in [(0, 1), (1, -1)] {
+            for t in 1..=6u8 {
+                for sq in p.pieces(c, t).iter() {
+                    material += sign
+                        * (Chess::PIECES[t as usize - 1].value
+                            + Chess::eval_tables().pieces().pst::<crate::geometry::Board8x8>(c, t, sq));
+                }
+            }
+        }
+        let mut expected = [0; col::COUNT];
+        expected[col::MATERIAL] = material;
+        expected[col::TEMPO] = 1;
+        expected[col::MOBILITY] = -32;
+        expected[col::SHIELD_NEAR] = 2;
+        expected[col::SHIELD_FAR] = 1;
+        expected[col::DANGER_UNITS2] = 25;
+        assert_eq!(row, expected);
+        let w = Chess::EVAL_WEIGHTS.columns();
+        let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
+        assert_eq!(dot, material + 10 - 64 + 25 - 125);
+        assert_eq!(dot, Chess::evaluate(&p));
     }
 
     /// The built-in chess weights are the table `tuned.rs` held before

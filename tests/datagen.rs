@@ -175,6 +175,35 @@ fn eval_writes_the_static_evaluation_of_every_position() {
     }
 }
 
+#[test]
+fn terms_dotted_with_their_weights_are_the_static_evaluation() {
+    let (data, evals, terms) = (temp("terms.bin"), temp("terms.eval"), temp("terms.out"));
+    assert_eq!(datagen("etcetera", 1, &data, &["--quiet"]).0, 0);
+    for (command, out) in [("eval", &evals), ("terms", &terms)] {
+        let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", command]).args([&data, out]).output();
+        let o = o.expect("runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let le = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let evals: Vec<i32> = std::fs::read(&evals).expect("evals").chunks(4).map(le).collect();
+    let raw = std::fs::read(&terms).expect("terms");
+    assert_eq!(&raw[..8], b"CALVINTM");
+    let columns = u16::from_le_bytes([raw[10], raw[11]]) as usize;
+    let (mut at, mut weights) = (12, Vec::new());
+    for _ in 0..columns {
+        at += 1 + raw[at] as usize;
+        weights.push(le(&raw[at..]));
+        at += 4;
+    }
+    let rows: Vec<&[u8]> = raw[at..].chunks(4 * columns).collect();
+    assert_eq!(rows.len(), evals.len());
+    assert!(!evals.is_empty());
+    for (row, eval) in rows.iter().zip(evals) {
+        let dot: i32 = row.chunks(4).zip(&weights).map(|(x, w)| le(x) * w).sum();
+        assert_eq!(dot, eval);
+    }
+}
+
 /// The trainer's Python: the virtual environment `tools/train/run.sh` makes, else `python3`.
 fn trainer_python() -> Option<PathBuf> {
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/train/.venv/bin/python");
@@ -203,4 +232,34 @@ fn the_texel_fit_runs_on_top_of_the_engine_eval() {
     for key in ["\"on_top_of_engine_eval\": true", "\"engine eval\"", "\"ranks\": 31", "\"files\": 1", "\"pst\""] {
         assert!(json.contains(key), "{key} missing in {json}");
     }
+}
+
+#[test]
+fn the_texel_fit_fits_the_term_weights_and_prints_them() {
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy and scipy not found: tools/train/texel.py --terms not tested");
+        return;
+    };
+    let (data, weights) = (temp("texel-terms.bin"), temp("texel-terms.json"));
+    assert_eq!(datagen("chess", 4, &data, &["--quiet"]).0, 0);
+    let o = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/texel.py"))
+        .arg(&data)
+        .args(["--engine", env!("CARGO_BIN_EXE_calvin"), "--terms", "--l2", "1e-7", "--out"])
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(&weights).expect("weights");
+    for key in ["\"terms fit\"", "\"terms\"", "\"terms_engine\"", "\"danger_units2\"", "\"mobility\": 2,"] {
+        assert!(json.contains(key), "{key} missing in {json}");
+    }
+    let o = Command::new(&python)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/train/eval_weights.py"))
+        .arg(&weights)
+        .output()
+        .expect("python runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && text.contains("EvalWeights {\n    tempo: "), "{text}");
+    assert!(text.contains("    passed: [") && text.contains("    danger_max: "), "{text}");
 }

@@ -11,10 +11,12 @@ pub const USAGE: &str = "usage: calvin datagen --variant V --games N --nodes K -
            [--resign-score CP] [--resign-plies N] [--hash MIB] [--quiet]
        calvin datagen info FILE
        calvin datagen eval FILE OUT
+       calvin datagen terms FILE OUT
 Plays N self-play games (K nodes a move after R random plies) and appends
 their positions to FILE; run again with the same settings to continue.
 `info` summarises a file; `eval` writes the static evaluation of each of
-its positions (White's view, i32 little-endian) to OUT.";
+its positions (White's view, i32 little-endian) to OUT; `terms` the
+evaluation's terms of each (docs/datagen.md).";
 
 /// Runs `calvin datagen` with the arguments after `datagen`; returns the exit code.
 pub fn main(args: &[String]) -> i32 {
@@ -28,6 +30,12 @@ pub fn main(args: &[String]) -> i32 {
                 println!("datagen: wrote {n} evaluations to {output}");
             }),
             _ => Err("eval needs FILE and OUT".into()),
+        },
+        Some("terms") => match (args.get(1), args.get(2)) {
+            (Some(input), Some(output)) => super::terms::write_terms(input, output).map(|n| {
+                println!("datagen: wrote the terms of {n} positions to {output}");
+            }),
+            _ => Err("terms needs FILE and OUT".into()),
         },
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}");

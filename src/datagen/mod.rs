@@ -8,6 +8,8 @@
 //!   adjudication, the result.
 //! - `run.rs`: a run: threads, appending, continuing a stopped run, progress.
 //! - `evals.rs`: the engine's static evaluation of a file's positions (for a trainer).
+//! - `terms.rs`: the evaluation's generic terms of a file's positions, as
+//!   counts whose dot product with the weights is that evaluation.
 //! - `cli.rs`: the command line.
 
 pub mod cli;
@@ -15,3 +17,4 @@ pub mod evals;
 pub mod format;
 pub mod play;
 pub mod run;
+pub mod terms;

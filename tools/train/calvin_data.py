@@ -146,6 +146,31 @@ def parse_fen(fen):
     return ranks, files, pieces, hand
 
 
+TERMS_MAGIC = b"CALVINTM"
+TERMS_VERSION = 1
+
+
+def parse_terms(b):
+    """Reads a `calvin datagen terms` file held in memory (docs/datagen.md):
+    (column names, the engine's weights, byte offset of the first row,
+    number of rows). The rows are little-endian i32, one per column."""
+    if b[:8] != TERMS_MAGIC or len(b) < 12:
+        raise FormatError("not a calvin datagen terms file (bad magic)")
+    version, n = struct.unpack_from("<HH", b, 8)
+    if version != TERMS_VERSION:
+        raise FormatError(f"terms format version {version}, this reader reads {TERMS_VERSION}")
+    at, names, weights = 12, [], []
+    for _ in range(n):
+        length = b[at]
+        names.append(b[at + 1:at + 1 + length].decode())
+        (w,) = struct.unpack_from("<i", b, at + 1 + length)
+        weights.append(w)
+        at += 1 + length + 4
+    if (len(b) - at) % (4 * n):
+        raise FormatError("terms file cut short")
+    return names, weights, at, (len(b) - at) // (4 * n)
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: calvin_data.py FILE", file=sys.stderr)
