@@ -36,7 +36,8 @@ const PIECES: [PieceDef; 7] = [
 pub struct HistoriaSako;
 
 impl Variant for HistoriaSako {
-    // Stalemate wins: zugzwang is real, so no null-move pruning.
+    // Stalemate wins: zugzwang is real, so no null-move pruning. Switching it
+    // on measured -36 +- 59 Elo (78 games at 20000 nodes a move).
     const NULL_MOVE_OK: bool = false;
     type G = Board8x8;
     const NAME: &'static str = "historia-sako";
