@@ -1,5 +1,6 @@
 //! Time management: how long a search may run, from the `go` limits.
 
+use crate::moves::Move;
 use std::time::{Duration, Instant};
 
 /// What `go` asked for.
@@ -39,6 +40,17 @@ pub struct TimeManager {
 
 /// Milliseconds kept back for the protocol round trip.
 pub const MOVE_OVERHEAD_MS: u64 = 30;
+/// Moves planned beyond those left (a bank against a long game).
+const PLAN_EXTRA_MOVES: u64 = 2;
+/// Another iteration starts while the time spent is below this fraction of
+/// the soft limit (scaled by the best move's instability): it usually takes
+/// longer than all iterations before it.
+const ITERATION_START_FRACTION: f64 = 0.6;
+/// The instability scale: its value for a best move that has not changed
+/// lately, what each recent change adds, and its ceiling.
+const STABLE_SCALE: f64 = 0.8;
+const SCALE_PER_CHANGE: f64 = 0.8;
+const MAX_SCALE: f64 = 2.0;
 
 impl TimeManager {
     /// `side` is the side to move; `moves_hint` the expected number of
@@ -60,7 +72,7 @@ impl TimeManager {
         // few moves more than are left keeps a bank, so with an increment the
         // clock settles at several increments instead of near zero.
         let avail = time.saturating_sub(MOVE_OVERHEAD_MS);
-        let soft = (avail / (mtg + 5) + inc / 2).min(avail / 4);
+        let soft = (avail / (mtg + PLAN_EXTRA_MOVES) + inc * 3 / 4).min(avail / 4);
         let hard = (soft * 3).min(avail / 4).max(soft);
         TimeManager {
             start,
@@ -68,16 +80,41 @@ impl TimeManager {
             hard: Some(Duration::from_millis(hard.max(1))),
         }
     }
-    /// Whether another iteration is worth starting: it usually takes longer
-    /// than all before it, so not past half of the soft limit.
-    pub fn may_start_iteration(&self) -> bool {
-        self.soft.is_none_or(|s| self.elapsed() * 2 < s)
+    /// Whether another iteration is worth starting, given how unsettled the
+    /// best move is (see [`Stability`]).
+    pub fn may_start_iteration(&self, stability: &Stability) -> bool {
+        self.soft.is_none_or(|s| {
+            self.elapsed().as_secs_f64() < s.as_secs_f64() * ITERATION_START_FRACTION * stability.scale()
+        })
     }
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
     pub fn past_hard(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+/// How often the main thread's best move changed in recent iterations
+/// (each iteration halves the count): an unsettled choice earns more time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stability {
+    changes: f64,
+    last: Option<Move>,
+}
+
+impl Stability {
+    /// After an iteration whose best move is `best`.
+    pub fn update(&mut self, best: Move) {
+        self.changes /= 2.0;
+        if self.last.is_some_and(|m| m != best) {
+            self.changes += 1.0;
+        }
+        self.last = Some(best);
+    }
+    /// The factor on the soft limit.
+    pub fn scale(&self) -> f64 {
+        (STABLE_SCALE + SCALE_PER_CHANGE * self.changes).min(MAX_SCALE)
     }
 }
 
@@ -88,14 +125,29 @@ mod tests {
     fn fast_control_leaves_most_time() {
         let l = Limits { wtime: Some(1000), winc: Some(10), ..Default::default() };
         let tm = TimeManager::new(&l, 0, 30);
-        // 970 ms to plan with over 35 moves, plus half the increment.
-        assert_eq!(tm.soft.unwrap().as_millis(), 32);
-        assert_eq!(tm.hard.unwrap().as_millis(), 96);
+        // 970 ms to plan with over 32 moves, plus three quarters of the increment.
+        assert_eq!(tm.soft.unwrap().as_millis(), 30 + 7);
+        assert_eq!(tm.hard.unwrap().as_millis(), 111);
         // Nearly out of time: a quarter of what is left after the overhead.
         let low = Limits { wtime: Some(70), winc: Some(10), ..Default::default() };
         assert_eq!(TimeManager::new(&low, 0, 30).hard.unwrap().as_millis(), 10);
         let m = Limits { movetime: Some(500), ..Default::default() };
         assert_eq!(TimeManager::new(&m, 1, 30).hard.unwrap().as_millis(), 470);
         assert!(TimeManager::new(&Limits::depth(3), 0, 30).hard.is_none());
+    }
+
+    #[test]
+    fn a_changing_best_move_earns_time() {
+        let mut s = Stability::default();
+        s.update(Move(1));
+        s.update(Move(1));
+        assert_eq!(s.scale(), STABLE_SCALE);
+        s.update(Move(2)); // one change: 1
+        assert_eq!(s.scale(), STABLE_SCALE + SCALE_PER_CHANGE);
+        s.update(Move(2)); // halved: 0.5
+        assert_eq!(s.scale(), STABLE_SCALE + SCALE_PER_CHANGE / 2.0);
+        s.update(Move(3));
+        s.update(Move(4)); // 0.25 + 1 halved, + 1: 1.625
+        assert_eq!(s.scale(), MAX_SCALE);
     }
 }

@@ -5,6 +5,7 @@ use super::worker::Worker;
 use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, plies_to_end};
+use crate::timeman::Stability;
 use std::sync::atomic::Ordering;
 
 impl<V: Evaluator> Worker<'_, V> {
@@ -93,6 +94,7 @@ impl<V: Evaluator> Worker<'_, V> {
         let max_depth = self.limits.depth.unwrap_or(deepest).clamp(1, deepest);
         let multipv = multipv.clamp(1, self.root_moves.len().max(1));
         let mut prev_scores = [0i32; 256];
+        let mut stability = Stability::default();
         for depth in 1..=max_depth {
             // Helper threads skip some depths so threads spread over the tree.
             if self.id > 0 && depth > 1 && (depth + self.id as i32) % HELPER_SKIP_PERIOD == 0 {
@@ -116,7 +118,10 @@ impl<V: Evaluator> Worker<'_, V> {
             }
             if self.id == 0 {
                 report(self, depth, multipv);
-                if self.iteration_ends_search(depth) {
+                if let Some(rm) = self.root_moves.first() {
+                    stability.update(rm.mv);
+                }
+                if self.iteration_ends_search(depth, &stability) {
                     break;
                 }
             }
@@ -125,7 +130,7 @@ impl<V: Evaluator> Worker<'_, V> {
 
     /// After the main thread's iteration at `depth`: whether to stop here
     /// (mate found as asked, no time for another iteration, a forced move).
-    fn iteration_ends_search(&self, depth: i32) -> bool {
+    fn iteration_ends_search(&self, depth: i32, stability: &Stability) -> bool {
         let best = self.root_moves[0].score;
         if let Some(mate) = self.limits.mate
             && best >= DECISIVE
@@ -133,7 +138,7 @@ impl<V: Evaluator> Worker<'_, V> {
         {
             return true;
         }
-        if !self.shared.pondering.load(Ordering::Relaxed) && !self.tm.may_start_iteration() {
+        if !self.shared.pondering.load(Ordering::Relaxed) && !self.tm.may_start_iteration(stability) {
             return true;
         }
         self.root_moves.len() == 1 && self.limits.timed() && depth >= 4
