@@ -260,17 +260,19 @@ impl std::fmt::Display for RuleValueError {
 }
 
 impl RuleOption {
-    pub const ALL: [RuleOption; 9] = [
-        RuleOption::IagoGating,
-        RuleOption::IagoDrops,
-        RuleOption::IagoReserve,
-        RuleOption::IagoPromotion,
-        RuleOption::IagoBareKing,
-        RuleOption::IagoCastlingGates,
-        RuleOption::IagoNotation,
-        RuleOption::ItaLeaperCapture,
-        RuleOption::ItaGoal,
-    ];
+    /// Every rule option: those the variants name (`EngineVariant::RULE_OPTIONS`),
+    /// in the registry's order, each once.
+    pub fn all() -> impl Iterator<Item = RuleOption> {
+        let mut seen: Vec<RuleOption> = Vec::new();
+        for v in VariantId::ALL {
+            for &o in v.rule_options() {
+                if !seen.contains(&o) {
+                    seen.push(o);
+                }
+            }
+        }
+        seen.into_iter()
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -288,7 +290,7 @@ impl RuleOption {
 
     /// The option of this name (case-insensitive), if it is a rule option.
     pub fn from_name(name: &str) -> Option<RuleOption> {
-        RuleOption::ALL.into_iter().find(|o| o.name().eq_ignore_ascii_case(name.trim()))
+        RuleOption::all().find(|o| o.name().eq_ignore_ascii_case(name.trim()))
     }
 
     pub fn kind(self) -> RuleKind {
@@ -448,7 +450,7 @@ mod tests {
     #[test]
     fn rule_option_values_apply_and_read_back() {
         let d = RuleOptions::default();
-        for o in RuleOption::ALL {
+        for o in RuleOption::all() {
             let default = match o.kind() {
                 RuleKind::Check { default } => default.to_string(),
                 RuleKind::Combo { default, .. } | RuleKind::Text { default } => default.to_string(),

@@ -84,7 +84,7 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
         Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } },
     ];
     // The rule options describe themselves (registry.rs).
-    opts.extend(RuleOption::ALL.into_iter().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
+    opts.extend(RuleOption::all().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
     opts
 }
 

@@ -247,8 +247,7 @@ fn match_rules(variant: &str, players: &[PlayerSpec; 2]) -> Result<RuleOptions, 
     };
     if !same {
         let show = |r: &RuleOptions| {
-            let set: Vec<String> = RuleOption::ALL
-                .iter()
+            let set: Vec<String> = RuleOption::all()
                 .filter(|o| o.value(r) != o.value(&RuleOptions::default()))
                 .map(|o| format!("{}={}", o.name(), o.value(r)))
                 .collect();
