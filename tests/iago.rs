@@ -3,6 +3,8 @@
 //! build their games: exact move lists, perft counts and results. Each count
 //! says how it was checked by hand.
 
+mod common;
+
 use calvin::game::AnyGame;
 use calvin::registry::{RuleOption, RuleOptions, new_game_with, new_game_with_rules};
 
@@ -279,13 +281,7 @@ fn iago_notation_writes_and_reads_the_seeds_moves() {
 /// text reads back to the move, and perft's bulk count equals the list.
 fn random_games<V: calvin::variant::Variant>(word: u32, seed: u64) {
     use calvin::position::Position;
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = common::xorshift(seed);
     let mut castling_gates = 0;
     for _ in 0..12 {
         let mut pos = Position::<V>::startpos_with(word);
@@ -307,7 +303,7 @@ fn random_games<V: calvin::variant::Variant>(word: u32, seed: u64) {
             if legal.is_empty() {
                 break;
             }
-            pos = pos.play(legal[(next() % legal.len() as u64) as usize]);
+            pos = pos.play(legal[common::pick(&mut next, legal.len())]);
         }
     }
     assert!(castling_gates > 0);

@@ -3,6 +3,8 @@
 //! the full generator, every generated move survives a FEN round trip of the
 //! position after it, and the incremental Zobrist key equals a fresh one.
 
+mod common;
+
 use calvin::moves::{Kind, MoveList};
 use calvin::position::Position;
 use calvin::registry::{RuleOptions, VariantId, VariantVisitor};
@@ -11,13 +13,7 @@ use calvin::variants::EngineVariant;
 use std::collections::BTreeSet;
 
 fn check<V: Variant>(seed: u64) {
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = common::xorshift(seed);
     for _game in 0..20 {
         let mut pos = Position::<V>::startpos();
         for _ply in 0..120 {
@@ -40,7 +36,7 @@ fn check<V: Variant>(seed: u64) {
             if legal.is_empty() || V::board_end(&pos).is_some() {
                 break;
             }
-            let m = legal[(next() % legal.len() as u64) as usize];
+            let m = legal[common::pick(&mut next, legal.len())];
             let child = pos.play(m);
             assert_eq!(child.key, child.compute_key(), "{}: key after {}", V::NAME, pos.move_to_uci(m));
             let back = Position::<V>::from_fen(&child.fen()).expect("own FEN reads back");

@@ -1,0 +1,18 @@
+//! Helpers shared by the integration tests.
+
+/// A fixed xorshift64 sequence from `seed`: the random games of the
+/// invariant tests are the same in every run.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// A move index below `len` drawn from `next`.
+pub fn pick(next: &mut impl FnMut() -> u64, len: usize) -> usize {
+    (next() % len as u64) as usize
+}
