@@ -29,6 +29,8 @@ pub trait Evaluator: Variant {
     /// King safety terms (attackers near the royal piece, pawn shield, open
     /// file) apply: a royal piece on a board of files and ranks.
     const KING_SAFETY: bool = Self::KING != 0 && <Self::G as Geometry>::FILES > 1;
+    /// Threat terms (pieces attacked by lesser pieces, or undefended) apply.
+    const THREATS: bool = true;
     /// The variant's built-in learned weights: a weights file's bytes
     /// (`docs/weights.md`), included in the binary; empty: none.
     const WEIGHTS: &'static [u8] = &[];
@@ -337,6 +339,8 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     // Per side: non-pawn material, and the units and number of pieces attacking the enemy king's zone.
     let mut power = [0i32; 2];
     let mut attack = [(0i32, 0i32); 2];
+    // Per side and piece type: the squares its pieces attack (threats).
+    let mut attacks = [[Bb::<V>::ZERO; MAX_TYPES]; 2];
     for c in 0..2 {
         let enemy_zone = if safety { eval.zone[kings[c ^ 1]] } else { Bb::<V>::ZERO };
         for t in 1..=tables.n_types as u8 {
@@ -355,10 +359,11 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
                 acc.add(c, col::MATERIAL, value + pieces.pst::<V::G>(c, t, sq));
-                if !mobile && !attacker {
+                if !mobile && !attacker && !V::THREATS {
                     continue; // a leaper's reach is about the same everywhere: the table says it
                 }
                 let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
+                attacks[c][t as usize] |= pattern;
                 if mobile {
                     acc.add(c, col::MOBILITY, (quiet | (pattern & pos.by_color[c ^ 1])).count() as i32);
                 }
@@ -368,6 +373,10 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
                 }
             }
         }
+    }
+    if V::THREATS {
+        threats(pos, &attacks, 0, acc);
+        threats(pos, &attacks, 1, acc);
     }
     if V::PAWN_TERMS {
         pawn_structure(pos, eval, 0, acc);
@@ -381,6 +390,28 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
                 shelter(pos, eval, c, kings[c], acc);
             }
         }
+    }
+}
+
+/// The threats of `color` on the enemy's pieces (not its royal piece, nor
+/// its pawns): a piece attacked by one of lower value, and a piece attacked
+/// and not defended.
+fn threats<V: Evaluator, A: Terms>(pos: &Position<V>, attacks: &[[Bb<V>; MAX_TYPES]; 2], color: usize, acc: &mut A) {
+    let types = 1..=V::PIECES.len() as u8;
+    let union = |c: usize| types.clone().fold(Bb::<V>::ZERO, |b, t| b | attacks[c][t as usize]);
+    let (ours, theirs) = (union(color), union(color ^ 1));
+    for t in types.clone().filter(|&t| t != V::KING && t != V::PAWN) {
+        let attacked = pos.pieces(color ^ 1, t) & ours;
+        if attacked.is_empty() {
+            continue;
+        }
+        let value = V::PIECES[t as usize - 1].value;
+        let lesser = types
+            .clone()
+            .filter(|&a| a != V::KING && V::PIECES[a as usize - 1].value < value)
+            .fold(Bb::<V>::ZERO, |b, a| b | attacks[color][a as usize]);
+        acc.add(color, col::THREAT_BY_LESSER, (attacked & lesser).count() as i32);
+        acc.add(color, col::HANGING, (attacked & !theirs).count() as i32);
     }
 }
 

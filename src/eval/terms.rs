@@ -35,6 +35,10 @@ pub struct EvalWeights {
     /// unit squared, and at most `danger_max` (both negative).
     pub danger_per_unit2: i32,
     pub danger_max: i32,
+    /// Per enemy piece (not royal, not a pawn) attacked by a piece of lower
+    /// value; per such piece attacked and not defended.
+    pub threat_by_lesser: i32,
+    pub hanging: i32,
 }
 
 impl EvalWeights {
@@ -52,6 +56,8 @@ impl EvalWeights {
         king_file_open: -10,
         danger_per_unit2: -5,
         danger_max: -400,
+        threat_by_lesser: 50,
+        hanging: 35,
     };
 
     /// The weight of column `col` ([`col`]): the dot product of a row of
@@ -71,6 +77,8 @@ impl EvalWeights {
             col::KING_FILE_OPEN => self.king_file_open,
             col::DANGER_UNITS2 => self.danger_per_unit2,
             col::DANGER_CAPPED => self.danger_max,
+            col::THREAT_BY_LESSER => self.threat_by_lesser,
+            col::HANGING => self.hanging,
             c if c >= col::PASSED && c < col::PASSED + 8 => self.passed[c - col::PASSED],
             _ => 0,
         }
@@ -113,7 +121,9 @@ pub mod col {
     pub const DANGER_UNITS2: usize = 19;
     /// 1 for a king whose danger reached the cap.
     pub const DANGER_CAPPED: usize = 20;
-    pub const COUNT: usize = 21;
+    pub const THREAT_BY_LESSER: usize = 21;
+    pub const HANGING: usize = 22;
+    pub const COUNT: usize = 23;
 
     /// The columns' names, in order (the terms file's header).
     pub const NAMES: [&str; COUNT] = [
@@ -138,6 +148,8 @@ pub mod col {
         "king_file_open",
         "danger_units2",
         "danger_capped",
+        "threat_by_lesser",
+        "hanging",
     ];
 }
 
@@ -222,7 +234,7 @@ mod tests {
         let w = EvalWeights::DEFAULT.columns();
         assert_eq!(w[..6], [1, 1, 10, 2, -12, -10]);
         assert_eq!(w[col::PASSED..col::PASSED + 8], [0, 5, 10, 20, 35, 60, 100, 150]);
-        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400]);
+        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400, 50, 35]);
     }
 
     #[test]
