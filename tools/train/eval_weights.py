@@ -27,6 +27,8 @@ FIELDS = [
     ("king_file_open", ["king_file_open"]),
     ("danger_per_unit2", ["danger_units2"]),
     ("danger_max", ["danger_capped"]),
+    ("threat_by_lesser", ["threat_by_lesser"]),
+    ("hanging", ["hanging"]),
 ]
 
 
