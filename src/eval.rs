@@ -339,9 +339,20 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     // Per side: non-pawn material, and the units and number of pieces attacking the enemy king's zone.
     let mut power = [0i32; 2];
     let mut attack = [(0i32, 0i32); 2];
-    // Per side and piece type: the squares its pieces attack (threats).
+    // Per side and piece type: the squares its pieces attack (threats,
+    // checks); the pawns' first (mobility counts the squares they leave).
     let mut attacks = [[Bb::<V>::ZERO; MAX_TYPES]; 2];
+    if V::PAWN != 0 {
+        let tt = &tables.types[V::PAWN as usize];
+        for (c, by_side) in attacks.iter_mut().enumerate() {
+            for sq in pos.pieces(c, V::PAWN).iter() {
+                by_side[V::PAWN as usize] |= Position::<V>::piece_targets(tt, c, sq, occ, empty, all).1;
+            }
+        }
+    }
     for c in 0..2 {
+        // Squares attacked by an enemy pawn are no room for a piece.
+        let room = !attacks[c ^ 1][V::PAWN as usize];
         let enemy_zone = if safety { eval.zone[kings[c ^ 1]] } else { Bb::<V>::ZERO };
         for t in 1..=tables.n_types as u8 {
             let value = V::PIECES[t as usize - 1].value;
@@ -359,13 +370,13 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
                 acc.add(c, col::MATERIAL, value + pieces.pst::<V::G>(c, t, sq));
-                if !mobile && !attacker && !V::THREATS {
+                if t == V::PAWN || (!mobile && !attacker && !V::THREATS) {
                     continue; // a leaper's reach is about the same everywhere: the table says it
                 }
                 let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
                 attacks[c][t as usize] |= pattern;
                 if mobile {
-                    acc.add(c, col::MOBILITY, (quiet | (pattern & pos.by_color[c ^ 1])).count() as i32);
+                    acc.add(c, col::MOBILITY, ((quiet | (pattern & pos.by_color[c ^ 1])) & room).count() as i32);
                 }
                 if attacker && (pattern & enemy_zone).any() {
                     attack[c].0 += (value / 200).clamp(1, 5);
@@ -385,12 +396,40 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     if safety {
         for c in 0..2 {
             let (units, attackers) = attack[c ^ 1];
-            acc.king_danger(c, units, attackers);
+            let checkers = safe_checks(pos, &attacks, c, kings[c]);
+            acc.king_danger(c, units + SAFE_CHECK_UNITS * checkers, attackers + checkers);
             if V::PAWN_TERMS && power[c ^ 1] >= SHELTER_MATERIAL {
                 shelter(pos, eval, c, kings[c], acc);
             }
         }
     }
+}
+
+/// King danger units per enemy piece type that can check safely.
+const SAFE_CHECK_UNITS: i32 = 2;
+
+/// The enemy piece types (not royal, not pawns) that can give `color`'s
+/// king at `king` a safe check: move to a square from which they attack it,
+/// that `color` does not attack. (A piece attacks the king from the squares
+/// that the same piece of the king's colour reaches from the king: pieces
+/// move alike to the left and right.)
+fn safe_checks<V: Evaluator>(pos: &Position<V>, attacks: &[[Bb<V>; MAX_TYPES]; 2], color: usize, king: usize) -> i32 {
+    let tables = V::tables();
+    let enemy = color ^ 1;
+    let occ = pos.occupied();
+    let all = V::G::tables().all;
+    let defended = attacks[color].iter().fold(Bb::<V>::ZERO, |b, &a| b | a);
+    let open = !pos.by_color[enemy] & !defended;
+    let mut n = 0;
+    for t in (1..=V::PIECES.len() as u8).filter(|&t| t != V::KING && t != V::PAWN) {
+        let reach = attacks[enemy][t as usize] & open;
+        if reach.is_empty() {
+            continue;
+        }
+        let from = Position::<V>::piece_targets(&tables.types[t as usize], color, king, occ, !occ & all, all).1;
+        n += i32::from((from & reach).any());
+    }
+    n
 }
 
 /// The threats of `color` on the enemy's pieces (not its royal piece, nor
@@ -529,12 +568,15 @@ mod tests {
     #[test]
     fn a_row_of_terms_counted_by_hand() {
         // Black's queen d4 (4 attack units, through f2) and knight e4 (1,
-        // on f2) attack White's king zone: 5 units, 25 units squared. Black
+        // on f2) attack White's king zone, and the queen (d1) and the rook
+        // (a1) can check where White attacks nothing: 5 + 2 * 2 units, 81
+        // squared, past the cap. Black
         // has Q + N + R = 1770 of material, so White's shelter counts: f2
         // and g2 next to the king, h3 two ahead, pawns on the king's file.
-        // Mobility: queen 20 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
-        // e3 and the capture on f2, c3 b2 a1), rook 12 (a7-a1, b8-f8);
-        // White has none. No pawn is doubled, isolated or passed.
+        // Mobility: queen 19 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
+        // the capture on f2, c3 b2 a1; not e3, attacked by the f2 pawn),
+        // rook 12 (a7-a1, b8-f8); White has none. No pawn is doubled,
+        // isolated or passed.
         let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
         let row = term_columns(&p);
         let mut material = 0;
@@ -550,14 +592,14 @@ mod tests {
         let mut expected = [0; col::COUNT];
         expected[col::MATERIAL] = material;
         expected[col::TEMPO] = 1;
-        expected[col::MOBILITY] = -32;
+        expected[col::MOBILITY] = -31;
         expected[col::SHIELD_NEAR] = 2;
         expected[col::SHIELD_FAR] = 1;
-        expected[col::DANGER_UNITS2] = 25;
+        expected[col::DANGER_CAPPED] = 1;
         assert_eq!(row, expected);
         let w = Chess::EVAL_WEIGHTS.columns();
         let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
-        assert_eq!(dot, material + 10 - 64 + 25 - 125);
+        assert_eq!(dot, material + 10 - 62 + 25 - 400);
         assert_eq!(dot, Chess::evaluate(&p));
     }
 
