@@ -401,6 +401,13 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             if V::PAWN_TERMS && power[c ^ 1] >= SHELTER_MATERIAL {
                 shelter(pos, eval, c, kings[c], acc);
             }
+            // The fewer enemy pieces, the more the king belongs in the centre.
+            let endgame = (SHELTER_MATERIAL - power[c ^ 1]).max(0);
+            if endgame > 0 {
+                let max_dist = (V::G::FILES + V::G::RANKS) as i32 - 2;
+                let central = max_dist - center_distance::<V::G>(kings[c]);
+                acc.add(c, col::KING_CENTER, central * endgame / 100);
+            }
         }
     }
 }
@@ -576,7 +583,8 @@ mod tests {
         // Mobility: queen 19 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
         // the capture on f2, c3 b2 a1; not e3, attacked by the f2 pawn),
         // rook 12 (a7-a1, b8-f8); White has none. No pawn is doubled,
-        // isolated or passed.
+        // isolated or passed. White has no pieces: Black's king g8 counts
+        // its centrality (14 - 12) times 13, White's none.
         let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
         let row = term_columns(&p);
         let mut material = 0;
@@ -596,10 +604,11 @@ mod tests {
         expected[col::SHIELD_NEAR] = 2;
         expected[col::SHIELD_FAR] = 1;
         expected[col::DANGER_CAPPED] = 1;
+        expected[col::KING_CENTER] = -26;
         assert_eq!(row, expected);
         let w = Chess::EVAL_WEIGHTS.columns();
         let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
-        assert_eq!(dot, material + 10 - 62 + 25 - 400);
+        assert_eq!(dot, material + 10 - 62 + 25 - 400 - 26);
         assert_eq!(dot, Chess::evaluate(&p));
     }
 

@@ -39,6 +39,10 @@ pub struct EvalWeights {
     /// value; per such piece attacked and not defended.
     pub threat_by_lesser: i32,
     pub hanging: i32,
+    /// Per unit of the king's centrality (twice the board's largest
+    /// Manhattan distance from the centre, less the king's) times the
+    /// enemy's non-pawn material short of 1300, in hundreds.
+    pub king_center: i32,
 }
 
 impl EvalWeights {
@@ -58,6 +62,7 @@ impl EvalWeights {
         danger_max: -400,
         threat_by_lesser: 50,
         hanging: 35,
+        king_center: 1,
     };
 
     /// The weight of column `col` ([`col`]): the dot product of a row of
@@ -79,6 +84,7 @@ impl EvalWeights {
             col::DANGER_CAPPED => self.danger_max,
             col::THREAT_BY_LESSER => self.threat_by_lesser,
             col::HANGING => self.hanging,
+            col::KING_CENTER => self.king_center,
             c if c >= col::PASSED && c < col::PASSED + 8 => self.passed[c - col::PASSED],
             _ => 0,
         }
@@ -123,7 +129,8 @@ pub mod col {
     pub const DANGER_CAPPED: usize = 20;
     pub const THREAT_BY_LESSER: usize = 21;
     pub const HANGING: usize = 22;
-    pub const COUNT: usize = 23;
+    pub const KING_CENTER: usize = 23;
+    pub const COUNT: usize = 24;
 
     /// The columns' names, in order (the terms file's header).
     pub const NAMES: [&str; COUNT] = [
@@ -150,6 +157,7 @@ pub mod col {
         "danger_capped",
         "threat_by_lesser",
         "hanging",
+        "king_center",
     ];
 }
 
@@ -234,7 +242,7 @@ mod tests {
         let w = EvalWeights::DEFAULT.columns();
         assert_eq!(w[..6], [1, 1, 10, 2, -12, -10]);
         assert_eq!(w[col::PASSED..col::PASSED + 8], [0, 5, 10, 20, 35, 60, 100, 150]);
-        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400, 50, 35]);
+        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400, 50, 35, 1]);
     }
 
     #[test]

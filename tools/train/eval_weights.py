@@ -29,6 +29,7 @@ FIELDS = [
     ("danger_max", ["danger_capped"]),
     ("threat_by_lesser", ["threat_by_lesser"]),
     ("hanging", ["hanging"]),
+    ("king_center", ["king_center"]),
 ]
 
 
