@@ -29,8 +29,6 @@ pub trait Evaluator: Variant {
     /// King safety terms (attackers near the royal piece, pawn shield, open
     /// file) apply: a royal piece on a board of files and ranks.
     const KING_SAFETY: bool = Self::KING != 0 && <Self::G as Geometry>::FILES > 1;
-    /// Threat terms (pieces attacked by lesser pieces, or undefended) apply.
-    const THREATS: bool = true;
     /// The variant's built-in learned weights: a weights file's bytes
     /// (`docs/weights.md`), included in the binary; empty: none.
     const WEIGHTS: &'static [u8] = &[];
@@ -72,18 +70,18 @@ pub fn term_columns<V: Evaluator>(pos: &Position<V>) -> [i32; col::COUNT] {
     c.row
 }
 
-/// Twice the Manhattan distance from the board's centre (0 at the centre).
+/// How central `sq` is: twice the Manhattan distance from the board's
+/// centre to its farthest corner less `sq`'s (0 in a corner).
 #[inline]
-fn center_distance<G: Geometry>(sq: usize) -> i32 {
+fn centrality<G: Geometry>(sq: usize) -> i32 {
     let f = 2 * G::file_of(sq) as i32 - (G::FILES as i32 - 1);
     let r = 2 * G::rank_of(sq) as i32 - (G::RANKS as i32 - 1);
-    f.abs() + r.abs()
+    (G::FILES + G::RANKS) as i32 - 2 - f.abs() - r.abs()
 }
 
 /// The default piece-square value (see [`Evaluator::pst`]).
 pub fn default_pst<V: Variant>(t: u8, color: usize, sq: usize) -> i32 {
-    let max_dist = (V::G::FILES + V::G::RANKS) as i32 - 2;
-    let central = max_dist - center_distance::<V::G>(sq);
+    let central = centrality::<V::G>(sq);
     let rank = V::G::relative_rank(color, sq) as i32;
     if t == V::KING {
         // Kings stay home while there is material to attack them.
@@ -322,11 +320,12 @@ macro_rules! eval_tables {
 }
 
 /// Below this much non-pawn material on the opponent's side (board and
-/// hand) the king's shelter does not matter.
+/// hand) the king's shelter does not matter, and the king's centrality
+/// begins to (the more, the less is left).
 const SHELTER_MATERIAL: i32 = 1300;
 
-/// Material, hand, placement, mobility, pawn structure and king safety,
-/// added to `acc` per side.
+/// Material, hand, placement, mobility, threats, pawn structure, king
+/// safety and the king's centrality, added to `acc` per side.
 fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     let tables = V::tables();
     let eval = V::eval_tables();
@@ -370,8 +369,8 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             let attacker = safety && t != V::KING && t != V::PAWN;
             for sq in bb.iter() {
                 acc.add(c, col::MATERIAL, value + pieces.pst::<V::G>(c, t, sq));
-                if t == V::PAWN || (!mobile && !attacker && !V::THREATS) {
-                    continue; // a leaper's reach is about the same everywhere: the table says it
+                if t == V::PAWN {
+                    continue; // its attacks are in already
                 }
                 let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
                 attacks[c][t as usize] |= pattern;
@@ -385,10 +384,10 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             }
         }
     }
-    if V::THREATS {
-        threats(pos, &attacks, 0, acc);
-        threats(pos, &attacks, 1, acc);
-    }
+    // Per side: every square it attacks.
+    let reach = attacks.map(|by_type| by_type.iter().fold(Bb::<V>::ZERO, |b, &a| b | a));
+    threats(pos, &attacks, &reach, 0, acc);
+    threats(pos, &attacks, &reach, 1, acc);
     if V::PAWN_TERMS {
         pawn_structure(pos, eval, 0, acc);
         pawn_structure(pos, eval, 1, acc);
@@ -396,7 +395,7 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     if safety {
         for c in 0..2 {
             let (units, attackers) = attack[c ^ 1];
-            let checkers = safe_checks(pos, &attacks, c, kings[c]);
+            let checkers = safe_checks(pos, &attacks, &reach, c, kings[c]);
             acc.king_danger(c, units + SAFE_CHECK_UNITS * checkers, attackers + checkers);
             if V::PAWN_TERMS && power[c ^ 1] >= SHELTER_MATERIAL {
                 shelter(pos, eval, c, kings[c], acc);
@@ -404,9 +403,7 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
             // The fewer enemy pieces, the more the king belongs in the centre.
             let endgame = (SHELTER_MATERIAL - power[c ^ 1]).max(0);
             if endgame > 0 {
-                let max_dist = (V::G::FILES + V::G::RANKS) as i32 - 2;
-                let central = max_dist - center_distance::<V::G>(kings[c]);
-                acc.add(c, col::KING_CENTER, central * endgame / 100);
+                acc.add(c, col::KING_CENTER, centrality::<V::G>(kings[c]) * endgame / 100);
             }
         }
     }
@@ -420,13 +417,18 @@ const SAFE_CHECK_UNITS: i32 = 2;
 /// that `color` does not attack. (A piece attacks the king from the squares
 /// that the same piece of the king's colour reaches from the king: pieces
 /// move alike to the left and right.)
-fn safe_checks<V: Evaluator>(pos: &Position<V>, attacks: &[[Bb<V>; MAX_TYPES]; 2], color: usize, king: usize) -> i32 {
+fn safe_checks<V: Evaluator>(
+    pos: &Position<V>,
+    attacks: &[[Bb<V>; MAX_TYPES]; 2],
+    reach: &[Bb<V>; 2],
+    color: usize,
+    king: usize,
+) -> i32 {
     let tables = V::tables();
     let enemy = color ^ 1;
     let occ = pos.occupied();
     let all = V::G::tables().all;
-    let defended = attacks[color].iter().fold(Bb::<V>::ZERO, |b, &a| b | a);
-    let open = !pos.by_color[enemy] & !defended;
+    let open = !pos.by_color[enemy] & !reach[color];
     let mut n = 0;
     for t in (1..=V::PIECES.len() as u8).filter(|&t| t != V::KING && t != V::PAWN) {
         let reach = attacks[enemy][t as usize] & open;
@@ -442,10 +444,15 @@ fn safe_checks<V: Evaluator>(pos: &Position<V>, attacks: &[[Bb<V>; MAX_TYPES]; 2
 /// The threats of `color` on the enemy's pieces (not its royal piece, nor
 /// its pawns): a piece attacked by one of lower value, and a piece attacked
 /// and not defended.
-fn threats<V: Evaluator, A: Terms>(pos: &Position<V>, attacks: &[[Bb<V>; MAX_TYPES]; 2], color: usize, acc: &mut A) {
+fn threats<V: Evaluator, A: Terms>(
+    pos: &Position<V>,
+    attacks: &[[Bb<V>; MAX_TYPES]; 2],
+    reach: &[Bb<V>; 2],
+    color: usize,
+    acc: &mut A,
+) {
     let types = 1..=V::PIECES.len() as u8;
-    let union = |c: usize| types.clone().fold(Bb::<V>::ZERO, |b, t| b | attacks[c][t as usize]);
-    let (ours, theirs) = (union(color), union(color ^ 1));
+    let (ours, theirs) = (reach[color], reach[color ^ 1]);
     for t in types.clone().filter(|&t| t != V::KING && t != V::PAWN) {
         let attacked = pos.pieces(color ^ 1, t) & ours;
         if attacked.is_empty() {
@@ -570,6 +577,45 @@ mod tests {
         assert_eq!(weighted(0, |w| w.king_danger(0, 4, 1)), 0);
         assert_eq!(weighted(0, |w| w.king_danger(0, 5, 2)), -125);
         assert_eq!(weighted(1, |w| w.king_danger(1, 20, 5)), -400);
+    }
+
+    #[test]
+    fn threats_safe_checks_and_king_centrality_counted_by_hand() {
+        // White's knight e3 attacks Black's rook d5 (a lesser piece, and
+        // nothing defends d5); Black's bishop c5 attacks the knight (not a
+        // lesser piece, and the king f2 defends it). Black's rook can check
+        // from d2, which White does not attack: one checker, 2 units, one
+        // attacker more; the bishop attacks e3 in the king's zone (1 unit):
+        // 3 units, 9 squared (White's). Black can give no check. Mobility: rook 11
+        // (the bishop blocks c5), bishop 9 (with the capture on e3); the
+        // knight is a leaper. Centrality: Black's king e8 6 times
+        // (1300 - 320) / 100 = 58, White's king f2 6 times (1300 - 830) / 100 = 28.
+        let p = Position::<Chess>::from_fen("4k3/8/8/2br4/8/4N3/5K2/8 w - - 0 1").unwrap();
+        let row = term_columns(&p);
+        let picked = [col::THREAT_BY_LESSER, col::HANGING, col::MOBILITY, col::DANGER_UNITS2, col::KING_CENTER];
+        assert_eq!(picked.map(|c| row[c]), [1, 1, -20, 9, 28 - 58]);
+        let mut attacks = [[0u64; MAX_TYPES]; 2];
+        let mut reach = [0u64; 2];
+        let tables = Chess::tables();
+        for (c, by_type) in attacks.iter_mut().enumerate() {
+            for t in 1..=6u8 {
+                for sq in p.pieces(c, t).iter() {
+                    let a = Position::<Chess>::piece_targets(
+                        &tables.types[t as usize],
+                        c,
+                        sq,
+                        p.occupied(),
+                        !p.occupied(),
+                        !0,
+                    )
+                    .1;
+                    by_type[t as usize] |= a;
+                    reach[c] |= a;
+                }
+            }
+        }
+        assert_eq!(safe_checks(&p, &attacks, &reach, 0, p.king_sq(0)), 1);
+        assert_eq!(safe_checks(&p, &attacks, &reach, 1, p.king_sq(1)), 0);
     }
 
     #[test]
