@@ -64,7 +64,8 @@ pub trait EngineGame: AnyGame {
 
 /// The evaluation in terms, from White's view, and the total from the side
 /// to move's view. `positional` is what the other terms leave of the total
-/// (placement, mobility, tempo, and the learned corrections); `learned` is
+/// (placement, mobility, threats, pawn structure, king safety, the king's
+/// centrality, tempo, and the learned corrections); `learned` is
 /// the learned weights' part of the total (counted in `positional`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalTerms {
