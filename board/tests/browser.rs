@@ -374,7 +374,8 @@ impl Browser {
                 self.click(&format!("#choice button[data-move=\"{mv}\"]"));
             }
         }
-        self.wait(&format!("st.moves.length === {} && st.moves[{n}] === '{mv}'", n + 1));
+        // An engine on the other side may have answered already.
+        self.wait(&format!("st.moves.length > {n} && st.moves[{n}] === '{mv}'"));
     }
 
     /// A new game from the header's controls (`fen` may be empty), people on both sides.

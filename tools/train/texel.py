@@ -43,6 +43,13 @@ term weights from the engine's and not penalised, the corrections as
 above (the side to move is the `tempo` term then, not a feature). The
 report adds a fit of the term weights alone; `eval_weights.py` prints the
 fitted weights as a Rust `EvalWeights`.
+
+With `--eval-k K` the evaluation's sigmoid has the scale K instead of the
+one fitted to the scores: for scores from another engine (`relabel.py`),
+whose centipawns predict the results on another scale than the engine's
+own, K is the scale the engine's own scores have on such games (the `K` of
+a fit of the engine's own data), so that the fitted values stay in the
+engine's centipawns while the target is the teacher's expected score.
 """
 
 import argparse
@@ -315,6 +322,9 @@ def main(argv):
     ap.add_argument("--l2", type=float, help="penalty per cp^2 (default: the best of 1e-9 .. 1e-6 on validation games)")
     ap.add_argument("--engine", help="calvin binary: fit corrections on top of its static evaluation")
     ap.add_argument("--terms", action="store_true", help="fit the weights of the engine's terms too (needs --engine)")
+    ap.add_argument("--eval-k", type=float,
+                    help="the scale K of the evaluation's sigmoid (default: the K fitted to the scores), "
+                         "for scores from another engine: the K the engine's own scores have")
     a = ap.parse_args(argv)
     if a.terms and not a.engine:
         ap.error("--terms needs --engine")
@@ -326,30 +336,34 @@ def main(argv):
     train, valid, test = split(rows)
     k = fit_k(score_white[train], result[train])
     y = a.lam * result + (1 - a.lam) * sigmoid(score_white / k)
+    # The evaluation's own scale: the scores' unless given (a teacher's
+    # centipawns may be calibrated otherwise than the engine's).
+    ke = a.eval_k or k
     mse = lambda p, on: float(np.mean((p[on] - y[on]) ** 2))
     best = None
     for l2 in [a.l2] if a.l2 is not None else [1e-9, 1e-8, 1e-7, 1e-6]:
-        fits = fit_models(X[train], y[train], k, base[train], layout, l2, a.engine, w0)
-        v = mse(sigmoid((base + X @ fits[2]) / k), valid)
+        fits = fit_models(X[train], y[train], ke, base[train], layout, l2, a.engine, w0)
+        v = mse(sigmoid((base + X @ fits[2]) / ke), valid)
         if best is None or v < best[0]:
             best = (v, l2, fits)
     _, a.l2, fits = best
     w_terms, w_mat, w, iterations = fits
     models = {"constant 0.5": np.full(len(rows), 0.5), "search score": sigmoid(score_white / k)}
     if a.engine:
-        models["engine eval"] = sigmoid(engine_eval / k)
+        models["engine eval"] = sigmoid(engine_eval / ke)
     if w_terms is not None:
-        models["terms fit"] = sigmoid((base + X @ w_terms) / k)
-    models["material fit"] = sigmoid((base + X @ w_mat) / k)
-    models["full fit"] = sigmoid((base + X @ w) / k)
+        models["terms fit"] = sigmoid((base + X @ w_terms) / ke)
+    models["material fit"] = sigmoid((base + X @ w_mat) / ke)
+    models["full fit"] = sigmoid((base + X @ w) / ke)
     losses = {name: mse(p, test) for name, p in models.items()}
     out = report(a, variant, rows, layout, k, (train, valid, test), fits, losses, engine_weights)
     out["train_mse"] = {name: round(mse(p, train), 6) for name, p in models.items()}
     out["validation_mse"] = {name: round(mse(p, valid), 6) for name, p in models.items()}
+    out["eval_K"] = round(float(ke), 2)
     out["seconds"] = round(time.time() - t0, 1)
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1)
-    print(f"{variant}: {len(rows)} positions, K {k:.1f}, l2 {a.l2:g}, {iterations} iterations, {out['seconds']} s")
+    print(f"{variant}: {len(rows)} positions, K {k:.1f}, eval K {ke:.1f}, l2 {a.l2:g}, {iterations} iterations, {out['seconds']} s")
     print(f"  MSE on games:  {'held out':>9} {'validation':>10} {'training':>9}")
     for name, v in losses.items():
         print(f"  {name:14} {v:9.6f} {out['validation_mse'][name]:10.6f} {out['train_mse'][name]:9.6f}")
