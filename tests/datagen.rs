@@ -128,11 +128,18 @@ fn other_settings_and_bad_arguments_are_refused() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Whether `python3` runs; a note that `tool` is not tested if not.
+fn has_python3(tool: &str) -> bool {
+    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("python3 not found: tools/train/{tool} not tested");
+    }
+    ok
+}
+
 #[test]
 fn the_python_reader_agrees_with_the_engine() {
-    let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !python {
-        eprintln!("python3 not found: tools/train/calvin_data.py not tested");
+    if !has_python3("calvin_data.py") {
         return;
     }
     for v in ["ita", "ito-shogi", "historia-sako"] {
@@ -303,9 +310,7 @@ fn fresh_score(variant: &str, fen: &str, nodes: u32) -> i16 {
 
 #[test]
 fn relabel_scores_every_strided_position_again_and_continues() {
-    let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !python {
-        eprintln!("python3 not found: tools/train/relabel.py not tested");
+    if !has_python3("relabel.py") {
         return;
     }
     let (data, out) = (temp("relabel-in.bin"), temp("relabel-out.bin"));
