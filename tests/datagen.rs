@@ -2,6 +2,8 @@
 //! run (after a clean stop and after a game cut off while written), one
 //! thread is deterministic, settings that differ are refused.
 
+mod common;
+
 use calvin::datagen::format::{self, DataFile, End, NO_POINTS};
 use calvin::registry::{VARIANTS, new_game};
 use calvin::search::DECISIVE;
@@ -128,18 +130,9 @@ fn other_settings_and_bad_arguments_are_refused() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Whether `python3` runs; a note that `tool` is not tested if not.
-fn has_python3(tool: &str) -> bool {
-    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("python3 not found: tools/train/{tool} not tested");
-    }
-    ok
-}
-
 #[test]
 fn the_python_reader_agrees_with_the_engine() {
-    if !has_python3("calvin_data.py") {
+    if !common::python3("tools/train/calvin_data.py") {
         return;
     }
     for v in ["ita", "ito-shogi", "historia-sako"] {
@@ -310,7 +303,7 @@ fn fresh_score(variant: &str, fen: &str, nodes: u32) -> i16 {
 
 #[test]
 fn relabel_scores_every_strided_position_again_and_continues() {
-    if !has_python3("relabel.py") {
+    if !common::python3("tools/train/relabel.py") {
         return;
     }
     let (data, out) = (temp("relabel-in.bin"), temp("relabel-out.bin"));

@@ -2,11 +2,9 @@
 //! from the fit they came from, and the `EvalFile` test files from theirs.
 //! Skipped, with a note, where `python3` is missing.
 
-use std::process::{Command, Stdio};
+mod common;
 
-fn python3() -> bool {
-    Command::new("python3").arg("--version").stdout(Stdio::null()).status().is_ok_and(|s| s.success())
-}
+use std::process::{Command, Stdio};
 
 /// Runs the converter into a temporary file; returns its bytes.
 fn convert(json: &str, variant: &str, letters: &str, description: Option<&str>, name: &str) -> Vec<u8> {
@@ -31,8 +29,7 @@ fn committed(path: &str) -> Vec<u8> {
 
 #[test]
 fn converter_writes_the_committed_files() {
-    if !python3() {
-        eprintln!("python3 not found: tools/train/to_weights.py not tested");
+    if !common::python3("tools/train/to_weights.py") {
         return;
     }
     let chess = convert("tools/train/results/chess.json", "chess", "PNBRQK", None, "chess");
@@ -49,7 +46,7 @@ fn converter_writes_the_committed_files() {
 
 #[test]
 fn converter_refuses_letters_the_fit_does_not_cover() {
-    if !python3() {
+    if !common::python3("tools/train/to_weights.py") {
         return;
     }
     let root = env!("CARGO_MANIFEST_DIR");

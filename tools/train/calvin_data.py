@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Reader of `calvin datagen` files (format: docs/datagen.md), standard
-library only, and the linear features of a position taken from its FEN.
+"""Reader (and block writer) of `calvin datagen` files (format:
+docs/datagen.md), standard library only, and the linear features of a
+position taken from its FEN.
 
     python3 tools/train/calvin_data.py FILE     # prints a summary
 
@@ -15,6 +16,9 @@ from dataclasses import dataclass, field
 MAGIC = b"CALVINDG"
 VERSION = 1
 NO_POINTS = 255
+# A game block's fields after its length, and a record's before its FEN.
+BLOCK = "<IBBBBHI"
+RECORD = "<hHBB"
 
 
 @dataclass
@@ -71,7 +75,7 @@ def _header(b):
 def _block(body, offset):
     if len(body) < 14:
         raise FormatError(f"damaged block at byte {offset}")
-    index, result, wp, bp, end, plies, count = struct.unpack_from("<IBBBBHI", body, 0)
+    index, result, wp, bp, end, plies, count = struct.unpack_from(BLOCK, body, 0)
     if result > 2 or end > 2:
         raise FormatError(f"damaged block at byte {offset}: result {result}, end {end}")
     g = Game(index, result, wp, bp, end, plies)
@@ -79,13 +83,27 @@ def _block(body, offset):
     for _ in range(count):
         if at + 6 > len(body):
             raise FormatError(f"damaged block at byte {offset}: records cut short")
-        score, ply, stm, n = struct.unpack_from("<hHBB", body, at)
+        score, ply, stm, n = struct.unpack_from(RECORD, body, at)
         fen = body[at + 6:at + 6 + n].decode()
         at += 6 + n
         g.records.append(Record(score, ply, stm, fen))
     if at != len(body):
         raise FormatError(f"damaged block at byte {offset}: {len(body) - at} bytes after the records")
     return g
+
+
+def header_length(b):
+    """The length in bytes of the header that starts `b`."""
+    return _header(b)[2]
+
+
+def encode_block(g):
+    """A game's block as the engine writes it (its length first)."""
+    body = struct.pack(BLOCK, g.index, g.result, g.white_points, g.black_points, g.end, g.plies, len(g.records))
+    for r in g.records:
+        fen = r.fen.encode()
+        body += struct.pack(RECORD, r.score, r.ply, r.stm, len(fen)) + fen
+    return struct.pack("<I", len(body)) + body
 
 
 def read(path):

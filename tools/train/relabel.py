@@ -27,10 +27,10 @@ With Fairy-Stockfish as the teacher in Historia Ŝako:
 """
 
 import argparse
+import dataclasses
 import multiprocessing as mp
 import os
 import re
-import struct
 import subprocess
 import sys
 import time
@@ -93,14 +93,6 @@ class Teacher:
             self.p.kill()
 
 
-def encode_block(g, records):
-    body = struct.pack("<IBBBBHI", g.index, g.result, g.white_points, g.black_points, g.end, g.plies, len(records))
-    for r in records:
-        fen = r.fen.encode()
-        body += struct.pack("<hHBB", r.score, r.ply, r.stm, len(fen)) + fen
-    return struct.pack("<I", len(body)) + body
-
-
 _teacher = None
 _args = None
 
@@ -118,12 +110,7 @@ def _relabel(g):
         s = _teacher.score(r.fen, _args.nodes)
         if s is not None:
             records.append(calvin_data.Record(max(-32767, min(32767, s)), r.ply, r.stm, r.fen))
-    return encode_block(g, records), len(records)
-
-
-def header_bytes(b):
-    _, _, at = calvin_data._header(b)
-    return b[:at]
+    return calvin_data.encode_block(dataclasses.replace(g, records=records)), len(records)
 
 
 def main(argv):
@@ -149,7 +136,7 @@ def main(argv):
                 f.truncate(len(old) - have.trailing)
     else:
         with open(args.output, "wb") as f:
-            f.write(header_bytes(raw))
+            f.write(raw[:calvin_data.header_length(raw)])
     todo = [g for g in data.games if g.index not in done]
     print(f"{len(data.games)} games, {len(done)} done before, {len(todo)} to score", file=sys.stderr)
     start, positions = time.time(), 0
