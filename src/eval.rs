@@ -1,4 +1,5 @@
-//! Static evaluation. The generic terms (material, hand, placement, mobility)
+//! Static evaluation. The generic terms (material, hand, placement,
+//! mobility, threats, pawn structure, king safety, the king's centrality)
 //! serve every variant; each variant's own terms are its `Evaluator` impl
 //! in `src/variants/<name>/eval.rs`. Learned weights ([`weights`]) correct
 //! the material, hand and piece-square values; the coefficients of the
@@ -26,8 +27,9 @@ pub trait Evaluator: Variant {
     /// Pawn structure terms (doubled, isolated and passed pawns) apply:
     /// pawns that advance on files, as in chess.
     const PAWN_TERMS: bool = Self::PAWN != 0 && <Self::G as Geometry>::FILES > 1;
-    /// King safety terms (attackers near the royal piece, pawn shield, open
-    /// file) apply: a royal piece on a board of files and ranks.
+    /// King safety terms (attackers near the royal piece, safe checks, pawn
+    /// shield, open file) and the king's centrality in the endgame apply: a
+    /// royal piece on a board of files and ranks.
     const KING_SAFETY: bool = Self::KING != 0 && <Self::G as Geometry>::FILES > 1;
     /// The variant's built-in learned weights: a weights file's bytes
     /// (`docs/weights.md`), included in the binary; empty: none.
