@@ -354,6 +354,7 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
     for c in 0..2 {
         // Squares attacked by an enemy pawn are no room for a piece.
         let room = !attacks[c ^ 1][V::PAWN as usize];
+        let own_base = pos.pieces(c, V::PAWN) | pos.pieces(c, V::KING);
         let enemy_zone = if safety { eval.zone[kings[c ^ 1]] } else { Bb::<V>::ZERO };
         for t in 1..=tables.n_types as u8 {
             let value = V::PIECES[t as usize - 1].value;
@@ -367,8 +368,8 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
                 continue;
             }
             let tt = &tables.types[t as usize];
-            let mobile = t != V::KING && t != V::PAWN && (tt.slide_c_mask[c] != 0 || tt.exotic);
-            let attacker = safety && t != V::KING && t != V::PAWN;
+            let mobile = t != V::KING && t != V::PAWN;
+            let attacker = safety && mobile;
             for sq in bb.iter() {
                 acc.add(c, col::MATERIAL, value + pieces.pst::<V::G>(c, t, sq));
                 if t == V::PAWN {
@@ -377,7 +378,11 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
                 let (quiet, pattern) = Position::<V>::piece_targets(tt, c, sq, occ, empty, all);
                 attacks[c][t as usize] |= pattern;
                 if mobile {
-                    acc.add(c, col::MOBILITY, ((quiet | (pattern & pos.by_color[c ^ 1])) & room).count() as i32);
+                    // Moves and captures; trapped: also the own pieces defended.
+                    let moves = (quiet | (pattern & pos.by_color[c ^ 1])) & room;
+                    acc.add(c, col::MOBILITY, moves.count() as i32);
+                    let reach = (moves | (pattern & room & !own_base)).count() as i32;
+                    acc.add(c, col::TRAPPED, (TRAPPED_BELOW - reach).max(0));
                 }
                 if attacker && (pattern & enemy_zone).any() {
                     attack[c].0 += (value / 200).clamp(1, 5);
@@ -413,6 +418,9 @@ fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
 
 /// King danger units per enemy piece type that can check safely.
 const SAFE_CHECK_UNITS: i32 = 2;
+
+/// A piece reaching fewer squares than this is trapped (`col::TRAPPED`).
+const TRAPPED_BELOW: i32 = 2;
 
 /// The enemy piece types (not royal, not pawns) that can give `color`'s
 /// king at `king` a safe check: move to a square from which they attack it,
@@ -590,12 +598,12 @@ mod tests {
         // attacker more; the bishop attacks e3 in the king's zone (1 unit):
         // 3 units, 9 squared (White's). Black can give no check. Mobility: rook 11
         // (the bishop blocks c5), bishop 9 (with the capture on e3); the
-        // knight is a leaper. Centrality: Black's king e8 6 times
+        // knight 8 (d1 f1 c2 g2 c4 g4 f5 and the capture on d5). Centrality: Black's king e8 6 times
         // (1300 - 320) / 100 = 58, White's king f2 6 times (1300 - 830) / 100 = 28.
         let p = Position::<Chess>::from_fen("4k3/8/8/2br4/8/4N3/5K2/8 w - - 0 1").unwrap();
         let row = term_columns(&p);
         let picked = [col::THREAT_BY_LESSER, col::HANGING, col::MOBILITY, col::DANGER_UNITS2, col::KING_CENTER];
-        assert_eq!(picked.map(|c| row[c]), [1, 1, -20, 9, 28 - 58]);
+        assert_eq!(picked.map(|c| row[c]), [1, 1, 8 - 20, 9, 28 - 58]);
         let mut attacks = [[0u64; MAX_TYPES]; 2];
         let mut reach = [0u64; 2];
         let tables = Chess::tables();
@@ -621,6 +629,18 @@ mod tests {
     }
 
     #[test]
+    fn trapped_pieces_counted_by_hand() {
+        // White's knight a1 reaches only b3 and c2, its own pawns: 2 short
+        // of 2 squares. Black's knight h8 reaches f7 and g6, which the h5
+        // pawn attacks: 1 short. The kings are not counted.
+        let p = Position::<Chess>::from_fen("4k2n/8/8/7P/8/1P6/2P5/N3K3 w - - 0 1").unwrap();
+        assert_eq!(term_columns(&p)[col::TRAPPED], 2 - 1);
+        let untrapped = Position::<Chess>::from_fen("4k2n/8/8/8/7P/1P6/2P5/1N2K3 w - - 0 1").unwrap();
+        assert_eq!(term_columns(&untrapped)[col::TRAPPED], 0);
+        assert_eq!(Chess::EVAL_WEIGHTS.trapped, -20);
+    }
+
+    #[test]
     fn a_row_of_terms_counted_by_hand() {
         // Black's queen d4 (4 attack units, through f2) and knight e4 (1,
         // on f2) attack White's king zone, and the queen (d1) and the rook
@@ -630,7 +650,8 @@ mod tests {
         // and g2 next to the king, h3 two ahead, pawns on the king's file.
         // Mobility: queen 19 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
         // the capture on f2, c3 b2 a1; not e3, attacked by the f2 pawn),
-        // rook 12 (a7-a1, b8-f8); White has none. No pawn is doubled,
+        // rook 12 (a7-a1, b8-f8), knight 7 (d2 c3 c5 g5 d6 f6 and the
+        // capture on f2; not g3, attacked by the f2 pawn); White has none. No pawn is doubled,
         // isolated or passed. White has no pieces: Black's king g8 counts
         // its centrality (14 - 12) times 13, White's none.
         let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
@@ -648,7 +669,7 @@ mod tests {
         let mut expected = [0; col::COUNT];
         expected[col::MATERIAL] = material;
         expected[col::TEMPO] = 1;
-        expected[col::MOBILITY] = -31;
+        expected[col::MOBILITY] = -38;
         expected[col::SHIELD_NEAR] = 2;
         expected[col::SHIELD_FAR] = 1;
         expected[col::DANGER_CAPPED] = 1;
@@ -656,7 +677,7 @@ mod tests {
         assert_eq!(row, expected);
         let w = Chess::EVAL_WEIGHTS.columns();
         let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
-        assert_eq!(dot, material + 10 - 62 + 25 - 400 - 26);
+        assert_eq!(dot, material + 10 - 76 + 25 - 400 - 26);
         assert_eq!(dot, Chess::evaluate(&p));
     }
 

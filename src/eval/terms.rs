@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 pub struct EvalWeights {
     /// The side to move.
     pub tempo: i32,
-    /// Per square a non-pawn, non-king rider (or exotic piece) reaches.
+    /// Per square a piece (not a pawn or king) reaches.
     pub mobility: i32,
     /// Per pawn on a file beyond the first.
     pub doubled: i32,
@@ -43,6 +43,10 @@ pub struct EvalWeights {
     /// Manhattan distance from the centre, less the king's) times the
     /// enemy's non-pawn material short of 1300, in hundreds.
     pub king_center: i32,
+    /// Per square short of two that a piece (not a pawn or king) reaches
+    /// outside the squares enemy pawns attack, counting the squares of its
+    /// own pieces it defends (not its pawns or king): a trapped piece.
+    pub trapped: i32,
 }
 
 impl EvalWeights {
@@ -63,6 +67,7 @@ impl EvalWeights {
         threat_by_lesser: 50,
         hanging: 35,
         king_center: 1,
+        trapped: -20,
     };
 
     /// The weight of column `col` ([`col`]): the dot product of a row of
@@ -85,6 +90,7 @@ impl EvalWeights {
             col::THREAT_BY_LESSER => self.threat_by_lesser,
             col::HANGING => self.hanging,
             col::KING_CENTER => self.king_center,
+            col::TRAPPED => self.trapped,
             c if c >= col::PASSED && c < col::PASSED + 8 => self.passed[c - col::PASSED],
             _ => 0,
         }
@@ -130,7 +136,8 @@ pub mod col {
     pub const THREAT_BY_LESSER: usize = 21;
     pub const HANGING: usize = 22;
     pub const KING_CENTER: usize = 23;
-    pub const COUNT: usize = 24;
+    pub const TRAPPED: usize = 24;
+    pub const COUNT: usize = 25;
 
     /// The columns' names, in order (the terms file's header).
     pub const NAMES: [&str; COUNT] = [
@@ -158,6 +165,7 @@ pub mod col {
         "threat_by_lesser",
         "hanging",
         "king_center",
+        "trapped",
     ];
 }
 
@@ -242,7 +250,7 @@ mod tests {
         let w = EvalWeights::DEFAULT.columns();
         assert_eq!(w[..6], [1, 1, 10, 2, -12, -10]);
         assert_eq!(w[col::PASSED..col::PASSED + 8], [0, 5, 10, 20, 35, 60, 100, 150]);
-        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400, 50, 35, 1]);
+        assert_eq!(w[col::SHIELD_NEAR..], [10, 5, -12, -15, -10, -5, -400, 50, 35, 1, -20]);
     }
 
     #[test]

@@ -30,6 +30,7 @@ FIELDS = [
     ("threat_by_lesser", ["threat_by_lesser"]),
     ("hanging", ["hanging"]),
     ("king_center", ["king_center"]),
+    ("trapped", ["trapped"]),
 ]
 
 

@@ -1,14 +1,16 @@
 //! Historia Ŝako evaluation terms.
 
-use super::{BISHOP, ELEPHANT, HistoriaSako, KING};
+use super::{BISHOP, HistoriaSako, KING};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::geometry::Geometry;
 use crate::position::Position;
 
 /// Historia Ŝako: the seed's bishop pair bonus; deployment placement: the
-/// King tucked into a back-rank corner, the slow Elephants forward on the
-/// second-rank drop squares, long-range pieces on the back rank.
+/// King tucked into a back-rank corner. Where the other pieces go is the
+/// generic mobility's (leapers included) and trapped pieces' business: a
+/// bonus for Elephants on the second rank made the deployment worse by
+/// Fairy-Stockfish's measure and is gone (README).
 impl Evaluator for HistoriaSako {
     crate::eval_tables!(crate::geometry::Board8x8);
     fn extra(pos: &Position<Self>) -> i32 {
@@ -23,11 +25,6 @@ impl Evaluator for HistoriaSako {
                     let file = Self::G::file_of(k) as i32;
                     if Self::G::relative_rank(c, k) == 0 {
                         *sc += 6 * (file - 3).abs().max((file - 4).abs());
-                    }
-                }
-                for e in pos.pieces(c, ELEPHANT).iter() {
-                    if Self::G::relative_rank(c, e) == 1 {
-                        *sc += 10;
                     }
                 }
             }
