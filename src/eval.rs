@@ -596,10 +596,11 @@ mod tests {
         // lesser piece, and the king f2 defends it). Black's rook can check
         // from d2, which White does not attack: one checker, 2 units, one
         // attacker more; the bishop attacks e3 in the king's zone (1 unit):
-        // 3 units, 9 squared (White's). Black can give no check. Mobility: rook 11
-        // (the bishop blocks c5), bishop 9 (with the capture on e3); the
-        // knight 8 (d1 f1 c2 g2 c4 g4 f5 and the capture on d5). Centrality: Black's king e8 6 times
-        // (1300 - 320) / 100 = 58, White's king f2 6 times (1300 - 830) / 100 = 28.
+        // 3 units, 9 squared (White's). Black can give no check. Mobility:
+        // rook 11 (the bishop blocks c5), bishop 9 (with the capture on e3);
+        // the knight 8 (d1 f1 c2 g2 c4 g4 f5 and the capture on d5).
+        // Centrality: Black's king e8 6 times (1300 - 320) / 100 = 58,
+        // White's king f2 6 times (1300 - 830) / 100 = 28.
         let p = Position::<Chess>::from_fen("4k3/8/8/2br4/8/4N3/5K2/8 w - - 0 1").unwrap();
         let row = term_columns(&p);
         let picked = [col::THREAT_BY_LESSER, col::HANGING, col::MOBILITY, col::DANGER_UNITS2, col::KING_CENTER];
@@ -633,6 +634,10 @@ mod tests {
         // White's knight a1 reaches only b3 and c2, its own pawns: 2 short
         // of 2 squares. Black's knight h8 reaches f7 and g6, which the h5
         // pawn attacks: 1 short. The kings are not counted.
+        let white = Position::<Chess>::from_fen("4k3/8/8/8/8/1P6/2P5/N3K3 w - - 0 1").unwrap();
+        assert_eq!(term_columns(&white)[col::TRAPPED], 2);
+        let black = Position::<Chess>::from_fen("4k2n/8/8/7P/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(term_columns(&black)[col::TRAPPED], -1);
         let p = Position::<Chess>::from_fen("4k2n/8/8/7P/8/1P6/2P5/N3K3 w - - 0 1").unwrap();
         assert_eq!(term_columns(&p)[col::TRAPPED], 2 - 1);
         let untrapped = Position::<Chess>::from_fen("4k2n/8/8/8/7P/1P6/2P5/1N2K3 w - - 0 1").unwrap();
@@ -651,8 +656,8 @@ mod tests {
         // Mobility: queen 19 squares (d5-d8, d3-d1, c4-a4, e5 f6, c5 b6 a7,
         // the capture on f2, c3 b2 a1; not e3, attacked by the f2 pawn),
         // rook 12 (a7-a1, b8-f8), knight 7 (d2 c3 c5 g5 d6 f6 and the
-        // capture on f2; not g3, attacked by the f2 pawn); White has none. No pawn is doubled,
-        // isolated or passed. White has no pieces: Black's king g8 counts
+        // capture on f2; not g3, attacked by the f2 pawn); White has none.
+        // No pawn is doubled, isolated or passed. White has no pieces: Black's king g8 counts
         // its centrality (14 - 12) times 13, White's none.
         let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
         let row = term_columns(&p);

@@ -14,7 +14,8 @@ use std::marker::PhantomData;
 pub struct EvalWeights {
     /// The side to move.
     pub tempo: i32,
-    /// Per square a piece (not a pawn or king) reaches.
+    /// Per square a piece (not a pawn or king; leapers too) moves to or
+    /// captures on, outside the squares enemy pawns attack.
     pub mobility: i32,
     /// Per pawn on a file beyond the first.
     pub doubled: i32,
