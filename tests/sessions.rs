@@ -131,3 +131,21 @@ fn recorded_sessions() {
     }
     assert!(n >= 3, "only {n} sessions found");
 }
+
+/// `calvin CMD ARGS...` runs that one command, waits for what it starts
+/// and ends without reading stdin, as Stockfish does with `stockfish bench`.
+#[test]
+fn a_command_given_as_arguments() {
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(args).stdin(Stdio::null()).output().expect("runs calvin");
+        assert!(o.status.success(), "{args:?}: {:?}", o.status);
+        String::from_utf8_lossy(&o.stdout).lines().map(String::from).collect::<Vec<_>>()
+    };
+    let perft = run(&["go", "perft", "2"]);
+    assert_eq!(perft.len(), 22, "{perft:?}");
+    assert_eq!(perft[0], "a2a3: 20");
+    assert_eq!(perft[21], "Nodes searched: 400");
+    assert_eq!(run(&["frob", "1"]), ["info string error unknown command 'frob'"]);
+    let bench = run(&["bench", "2"]);
+    assert!(bench.iter().any(|l| l.starts_with("Nodes searched  : ")), "{bench:?}");
+}

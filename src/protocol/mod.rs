@@ -399,6 +399,19 @@ pub fn split_command(line: &str) -> (&str, &str) {
     }
 }
 
+/// Runs one command given as the program's arguments (`calvin bench`,
+/// `calvin go perft 5`), waits for everything it starts, and returns, as
+/// Stockfish does; stdin is not read.
+pub fn run_command(line: &str) {
+    let stdout = std::io::stdout();
+    let mut s = Session::new(stdout.lock());
+    if s.handle(line) {
+        s.settle();
+    } else {
+        s.quit();
+    }
+}
+
 /// Runs the engine on stdin/stdout until `quit` or the end of input.
 pub fn run() {
     let (tx, rx) = unbounded::<input::Line>();
