@@ -82,3 +82,31 @@ fn analyse_unknown_variant_fails() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("info string error"));
 }
+
+/// `tools/uci.py`, the driver the measuring tools share: one search's depth,
+/// nodes and a legal best move.
+#[test]
+fn tools_uci_driver() {
+    if !python3() {
+        eprintln!("python3 not found: tools/uci.py not tested");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/uci.py");
+    let moves = ["K@e2", "K@e8"];
+    let out = Command::new("python3")
+        .args([script, engine(), "historia-sako", "3"])
+        .args(moves)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "uci.py failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let tok: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(
+        (tok.len(), tok[0], tok[1], tok[2], tok[4], tok[6]),
+        (8, "depth", "3", "nodes", "score", "bestmove"),
+        "{text}"
+    );
+    assert!(tok[3].parse::<u64>().is_ok_and(|n| n > 0), "{text}");
+    assert!(tok[5].parse::<i32>().is_ok(), "{text}");
+    assert!(legal_moves("historia-sako", &moves).iter().any(|m| m == tok[7]), "{text}");
+}

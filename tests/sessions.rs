@@ -137,7 +137,8 @@ fn recorded_sessions() {
 #[test]
 fn a_command_given_as_arguments() {
     let run = |args: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(args).stdin(Stdio::null()).output().expect("runs calvin");
+        let o =
+            Command::new(env!("CARGO_BIN_EXE_calvin")).args(args).stdin(Stdio::null()).output().expect("runs calvin");
         assert!(o.status.success(), "{args:?}: {:?}", o.status);
         String::from_utf8_lossy(&o.stdout).lines().map(String::from).collect::<Vec<_>>()
     };

@@ -7,7 +7,10 @@ table with the speed-up and its median over the positions:
 
 Run it on an idle machine: two threads need two free cores.
 """
-import statistics, subprocess, sys, time
+import statistics
+import sys
+
+from uci import Engine
 
 H = "K@e2 R@f8 Q@g2 E@e8 R@c1 N@d7 E@f2 B@b7 E@h2 N@c7 R@f1 K@g8 B@b1 B@h8 N@d1 E@c8 B@a1 Q@b8 N@e1 R@d8"
 CASES = [
@@ -23,32 +26,11 @@ CASES = [
 
 
 def run(engine, variant, pos, depth, threads):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def ready():
-        send("isready")
-        while p.stdout.readline().strip() != "readyok":
-            pass
-
-    send("uci")
-    for k, v in (("Hash", 64), ("Threads", threads), ("UCI_Variant", variant)):
-        send(f"setoption name {k} value {v}")
-    ready()
-    send("position " + pos)
-    ready()
-    t0 = time.time()
-    send(f"go depth {depth}")
-    for line in p.stdout:
-        if line.startswith("bestmove"):
-            break
-    el = time.time() - t0
-    send("quit")
-    p.wait()
-    return el
+    """Seconds from `go depth DEPTH` to `bestmove` at `pos`."""
+    e = Engine([engine], (("Hash", 64), ("Threads", threads), ("UCI_Variant", variant)))
+    r = e.go(pos, f"depth {depth}")
+    e.quit()
+    return r.seconds
 
 
 def main():
