@@ -173,6 +173,9 @@ impl Engine {
             });
         }
         let fail = |error| OptionError::EvalFile { path: path.into(), error };
+        if crate::eval::nnue::is_net_file(path) {
+            return self.set_network_file(path);
+        }
         let w = Weights::read_file(path).map_err(fail)?;
         let other;
         let game: &dyn EngineGame = if w.variant == self.variant() {
@@ -187,6 +190,29 @@ impl Engine {
         let when =
             if w.variant == self.variant() { String::new() } else { format!(", used when {} is played", w.variant) };
         Ok(format!("EvalFile {path}: {} weights loaded ({}){when}", w.variant, w.description))
+    }
+
+    /// `EvalFile` with a network file: the network evaluates the variant
+    /// it names (its piece weights stay, unused while it does).
+    fn set_network_file(&mut self, path: &str) -> Result<String, OptionError> {
+        let fail = |error| OptionError::EvalFile { path: path.into(), error };
+        let net = crate::eval::nnue::Network::read_file(path).map_err(fail)?;
+        let other;
+        let game: &dyn EngineGame = if net.variant == self.variant() {
+            self.game.as_ref()
+        } else {
+            let unknown = || fail(WeightsError::UnknownVariant(net.variant.clone()));
+            other = new_game_with(&net.variant, &RuleOptions::default()).ok_or_else(unknown)?;
+            other.as_ref()
+        };
+        game.set_network(&net, path).map_err(fail)?;
+        self.tt.clear();
+        let when = if net.variant == self.variant() {
+            String::new()
+        } else {
+            format!(", used when {} is played", net.variant)
+        };
+        Ok(format!("EvalFile {path}: {} network loaded ({}x{}){when}", net.variant, net.features, net.hidden))
     }
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused

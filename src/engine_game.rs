@@ -29,9 +29,10 @@ pub trait EngineGame: AnyGame {
         tt: &TranspositionTable,
         tx: &Sender<Event>,
     ) -> u64;
-    /// Static evaluation from the side to move's view, in centipawns.
+    /// Static evaluation from the side to move's view, in centipawns (the
+    /// network's when one is in use).
     fn evaluate(&self) -> i32;
-    /// The static evaluation split into terms, each from White's view.
+    /// The formula's evaluation split into terms, each from White's view.
     fn eval_terms(&self) -> EvalTerms;
     /// Sets the variant's learned weights; weights that do not fit are
     /// refused and the old ones kept. Only while no search runs.
@@ -43,6 +44,16 @@ pub trait EngineGame: AnyGame {
     /// [`crate::eval::term_columns`]; `calvin datagen terms`).
     fn term_columns(&self) -> [i32; TERM_COLUMNS];
     fn term_weights(&self) -> [i32; TERM_COLUMNS];
+    /// The network's feature count for this variant and the active features
+    /// of the position seen by White and by Black (`crate::eval::nnue`).
+    fn nnue_features(&self) -> (usize, [Vec<u16>; 2]);
+    /// Sets a network read from `path`; one that does not fit is refused
+    /// and the evaluation kept. Only while no search runs.
+    fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError>;
+    /// Where the network in use comes from; `None`: the formula evaluates.
+    fn network_source(&self) -> Option<WeightsSource>;
+    /// The network's evaluation from the side to move's view, when one is in use.
+    fn network_eval(&self) -> Option<i32>;
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's bench positions.
@@ -119,7 +130,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
             }
         }
         let variant = V::extra(pos);
-        let total = V::evaluate(pos);
+        let total = crate::eval::formula_eval(pos);
         let white = if pos.side == 0 { total } else { -total };
         let learned = crate::eval::learned_eval(pos);
         EvalTerms { material, hand, variant, positional: white - material - hand - variant, learned, total }
@@ -135,6 +146,23 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn term_weights(&self) -> [i32; TERM_COLUMNS] {
         V::EVAL_WEIGHTS.columns()
+    }
+    fn nnue_features(&self) -> (usize, [Vec<u16>; 2]) {
+        use crate::eval::nnue::{active_features, feature_count};
+        let mut out = [Vec::new(), Vec::new()];
+        for (persp, f) in out.iter_mut().enumerate() {
+            active_features(self.pos(), persp, f);
+        }
+        (feature_count::<V>(), out)
+    }
+    fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError> {
+        crate::eval::set_weights::<V>(WeightsChoice::Net(net, path))
+    }
+    fn network_eval(&self) -> Option<i32> {
+        crate::eval::network::<V>().map(|n| n.net.evaluate(self.pos()))
+    }
+    fn network_source(&self) -> Option<WeightsSource> {
+        crate::eval::network::<V>().map(|n| n.source.clone())
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;

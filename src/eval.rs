@@ -5,6 +5,7 @@
 //! the material, hand and piece-square values; the coefficients of the
 //! generic terms are the variant's [`EvalWeights`] ([`terms`]).
 
+pub mod nnue;
 pub mod terms;
 pub mod weights;
 
@@ -34,6 +35,9 @@ pub trait Evaluator: Variant {
     /// The variant's built-in learned weights: a weights file's bytes
     /// (`docs/weights.md`), included in the binary; empty: none.
     const WEIGHTS: &'static [u8] = &[];
+    /// The variant's built-in network: a net file's bytes (`docs/nnue.md`),
+    /// included in the binary; empty: none (the formula evaluates).
+    const NET: &'static [u8] = &[];
     /// The variant's evaluation tables (one static per variant: see [`eval_tables!`]).
     fn eval_tables() -> &'static EvalTables<Self::G>;
     /// The piece-square value of a piece of type `t` and colour `color` on
@@ -47,11 +51,35 @@ pub trait Evaluator: Variant {
         0
     }
     fn evaluate(pos: &Position<Self>) -> i32 {
-        let mut sum = Weighted::<Self>::new();
-        eval_terms(pos, &mut sum);
-        let white = sum.white();
-        if pos.side == 0 { white } else { -white }
+        if let Some(net) = network::<Self>() {
+            return net.net.evaluate(pos);
+        }
+        formula_eval(pos)
     }
+}
+
+/// The hand-set formula's evaluation (with the learned piece corrections),
+/// from the side to move's view, whether or not a network is in use.
+pub fn formula_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
+    let mut sum = Weighted::<V>::new();
+    eval_terms(pos, &mut sum);
+    let white = sum.white();
+    if pos.side == 0 { white } else { -white }
+}
+
+/// A network in use and where it comes from.
+pub struct NetSlot {
+    pub net: nnue::Network,
+    pub source: WeightsSource,
+}
+
+/// `V`'s network in use, if any (one atomic load).
+#[inline(always)]
+pub fn network<V: Evaluator>() -> Option<&'static NetSlot> {
+    let p = V::eval_tables().net.load(Ordering::Acquire);
+    // SAFETY: `net` holds null or pointers from `Box::leak` (in `build` and
+    // `set_weights`), never freed: valid for 'static.
+    unsafe { p.as_ref() }
 }
 
 /// Every term of the evaluation of `pos` added to `acc`: the generic terms,
@@ -177,6 +205,9 @@ pub struct EvalTables<G: Geometry> {
     /// chosen again without a new leak.
     builtin: &'static PieceTables,
     handset: &'static PieceTables,
+    /// The network in use (null: none), swapped like `pieces`, and the built-in one.
+    net: AtomicPtr<NetSlot>,
+    builtin_net: Option<&'static NetSlot>,
     /// The square and its neighbours (a king's zone).
     pub zone: Vec<G::B>,
     /// For a pawn of each colour: the squares ahead of it on its own and
@@ -208,6 +239,16 @@ impl<G: Geometry> EvalTables<G> {
             }
         };
         let pieces = AtomicPtr::new(builtin as *const PieceTables as *mut PieceTables);
+        let builtin_net: Option<&'static NetSlot> = (!V::NET.is_empty()).then(|| {
+            match nnue::Network::from_bytes(V::NET).and_then(|n| n.check::<V>().map(|_| n)) {
+                Ok(net) => {
+                    let source = WeightsSource::BuiltIn(format!("network {}x{}", net.features, net.hidden));
+                    &*Box::leak(Box::new(NetSlot { net, source }))
+                }
+                Err(e) => panic!("{}: the built-in network is broken: {e}", V::NAME),
+            }
+        });
+        let net = AtomicPtr::new(builtin_net.map_or(std::ptr::null_mut(), |n| n as *const NetSlot as *mut NetSlot));
         let near = |sq: usize, files: std::ops::RangeInclusive<i32>, ranks: std::ops::RangeInclusive<i32>| {
             let mut b = G::B::ZERO;
             for df in files {
@@ -240,7 +281,7 @@ impl<G: Geometry> EvalTables<G> {
                 b
             })
             .collect();
-        EvalTables { pieces, builtin, handset, zone, front_span, adjacent_files, shield }
+        EvalTables { pieces, builtin, handset, net, builtin_net, zone, front_span, adjacent_files, shield }
     }
 
     /// The piece values in use (one atomic load: lock-free).
@@ -266,8 +307,10 @@ pub enum WeightsChoice<'a> {
     BuiltIn,
     /// No learned weights: the hand-set evaluation.
     HandSet,
-    /// Weights read from a file (the path, for `eval`).
+    /// Weights read from a file (the path, for `eval`); no network.
     File(&'a Weights, &'a str),
+    /// A network read from a file (the path); the piece weights stay.
+    Net(&'a nnue::Network, &'a str),
 }
 
 /// Sets `V`'s weights; weights that do not fit `V` are refused and the
@@ -277,15 +320,22 @@ pub enum WeightsChoice<'a> {
 /// is what keeps [`EvalTables::pieces`] a plain load.
 pub fn set_weights<V: Evaluator>(choice: WeightsChoice) -> Result<(), WeightsError> {
     let tables = V::eval_tables();
-    let new: &'static PieceTables = match choice {
-        WeightsChoice::BuiltIn => tables.builtin,
-        WeightsChoice::HandSet => tables.handset,
+    let (new, net): (&'static PieceTables, Option<&'static NetSlot>) = match choice {
+        WeightsChoice::BuiltIn => (tables.builtin, tables.builtin_net),
+        WeightsChoice::HandSet => (tables.handset, None),
         WeightsChoice::File(w, path) => {
             let source = WeightsSource::File { path: path.into(), description: w.description.clone() };
-            Box::leak(Box::new(PieceTables::build::<V>(Some(w), source)?))
+            (Box::leak(Box::new(PieceTables::build::<V>(Some(w), source)?)), None)
+        }
+        WeightsChoice::Net(n, path) => {
+            n.check::<V>()?;
+            let description = format!("network {}x{}", n.features, n.hidden);
+            let slot = NetSlot { net: n.clone(), source: WeightsSource::File { path: path.into(), description } };
+            (tables.pieces(), Some(&*Box::leak(Box::new(slot))))
         }
     };
     tables.pieces.store(new as *const PieceTables as *mut PieceTables, Ordering::Release);
+    tables.net.store(net.map_or(std::ptr::null_mut(), |n| n as *const NetSlot as *mut NetSlot), Ordering::Release);
     Ok(())
 }
 

@@ -341,3 +341,114 @@ fn relabel_scores_every_strided_position_again_and_continues() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("3 games, 3 done before, 0 to score"));
     assert_eq!(std::fs::read(&out).expect("file"), bytes);
 }
+
+/// `datagen features` of a tiny run of every variant, read back field by
+/// field: header, and per position side to move, result, score and the
+/// features seen by each side (those of the engine's own feature function,
+/// padded with 0xFFFF).
+#[test]
+fn features_write_every_position_exactly() {
+    for variant in VARIANTS {
+        let (data, feats) = (temp(&format!("f-{variant}.bin")), temp(&format!("f-{variant}.ft")));
+        assert_eq!(datagen(variant, 1, &data, &["--quiet"]).0, 0, "{variant}");
+        let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
+            .args(["datagen", "features"])
+            .args([&data, &feats])
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{variant}: {}", String::from_utf8_lossy(&o.stderr));
+        let raw = std::fs::read(&feats).expect("features");
+        let file = read(&data);
+        let mut game = calvin::registry::new_game_with(variant, &Default::default()).expect("variant");
+        let u16_at = |at: usize| u16::from_le_bytes([raw[at], raw[at + 1]]);
+        let name = variant.as_bytes();
+        assert_eq!(&raw[..8], b"CALVINFT");
+        assert_eq!(u16_at(8), 1);
+        assert_eq!(&raw[11..11 + name.len()], name);
+        let mut at = 11 + name.len();
+        let count = u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes")) as usize;
+        let slots = u16_at(at + 4) as usize;
+        let n = u64::from_le_bytes(raw[at + 6..at + 14].try_into().expect("8 bytes")) as usize;
+        at += 14;
+        let records: Vec<_> = file.games.iter().flat_map(|g| g.records.iter().map(move |r| (g.result, r))).collect();
+        assert_eq!(n, records.len(), "{variant}");
+        assert_eq!(raw.len(), at + n * (4 + 4 * slots), "{variant}");
+        let mut widest = 0;
+        for (result, r) in records {
+            game.set_position(Some(&r.fen), &[]).expect("fen");
+            let (f, sides) = game.nnue_features();
+            assert_eq!(f, count);
+            assert_eq!((raw[at], raw[at + 1]), (r.stm, result));
+            assert_eq!(i16::from_le_bytes([raw[at + 2], raw[at + 3]]), r.score);
+            at += 4;
+            for side in &sides {
+                let got: Vec<u16> = (0..slots).map(|i| u16_at(at + 2 * i)).collect();
+                let mut want = side.clone();
+                widest = widest.max(want.len());
+                want.resize(slots, u16::MAX);
+                assert_eq!(got, want, "{variant}: {}", r.fen);
+                assert!(side.iter().all(|&x| (x as usize) < count));
+                at += 2 * slots;
+            }
+        }
+        assert_eq!(widest, slots, "{variant}: the slots are the widest position's");
+    }
+}
+
+/// The Python side of the network (`tools/nnue/check.py`, numpy only)
+/// computes exactly the engine's integer evaluation of every position of a
+/// feature file; and where the trainer's PyTorch is installed
+/// (`tools/nnue/setup.sh`), `train.py` writes a net the engine loads.
+#[test]
+fn the_python_network_tools_agree_with_the_engine() {
+    use calvin::eval::nnue::{Network, feature_count};
+    use calvin::variants::historia::HistoriaSako;
+    let Some(python) = trainer_python() else {
+        eprintln!("numpy not found: tools/nnue/check.py not tested");
+        return;
+    };
+    let (data, feats, net_path) = (temp("nn.bin"), temp("nn.ft"), temp("nn.nn"));
+    assert_eq!(datagen("historia-sako", 2, &data, &["--quiet"]).0, 0);
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "features"]).args([&data, &feats]).output();
+    assert!(o.expect("runs").status.success());
+    let mut x = 99u64;
+    let net = Network::from_fn("historia-sako", feature_count::<HistoriaSako>(), 32, |_| {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((x >> 33) % 201) as i16 - 100
+    });
+    std::fs::write(&net_path, net.to_bytes()).expect("net");
+    let check = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue/check.py");
+    let o = Command::new(&python).arg(check).args([&net_path, &feats]).arg("0").output().expect("python runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let python_evals: Vec<i32> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
+        .collect();
+    let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
+    let engine_evals: Vec<i32> = records
+        .iter()
+        .map(|r| net.evaluate(&calvin::position::Position::<HistoriaSako>::from_fen(&r.fen).expect("fen")))
+        .collect();
+    assert!(engine_evals.len() > 10);
+    assert_eq!(python_evals, engine_evals);
+
+    let torch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nnue/.venv/bin/python");
+    if !torch.exists() {
+        eprintln!("tools/nnue/.venv missing (tools/nnue/setup.sh): train.py not tested");
+        return;
+    }
+    let trained = temp("trained.nn");
+    let o = Command::new(torch)
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue/train.py"))
+        .arg("--features")
+        .arg(&feats)
+        .arg("--out")
+        .arg(&trained)
+        .args(["--hidden", "16", "--epochs", "1", "--batch", "64", "--threads", "1"])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let net = Network::read_file(trained.to_str().expect("utf-8")).expect("the trained net reads");
+    assert_eq!((net.variant.as_str(), net.features, net.hidden), ("historia-sako", 1008, 16));
+}

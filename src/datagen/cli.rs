@@ -12,11 +12,13 @@ pub const USAGE: &str = "usage: calvin datagen --variant V --games N --nodes K -
        calvin datagen info FILE
        calvin datagen eval FILE OUT
        calvin datagen terms FILE OUT
+       calvin datagen features FILE OUT
 Plays N self-play games (K nodes a move after R random plies) and appends
 their positions to FILE; run again with the same settings to continue.
 `info` summarises a file; `eval` writes the static evaluation of each of
 its positions (White's view, i32 little-endian) to OUT; `terms` the
-evaluation's terms of each (docs/datagen.md).";
+evaluation's terms of each (docs/datagen.md); `features` the network's
+features of each, with score and result (docs/nnue.md).";
 
 /// Runs `calvin datagen` with the arguments after `datagen`; returns the exit code.
 pub fn main(args: &[String]) -> i32 {
@@ -36,6 +38,12 @@ pub fn main(args: &[String]) -> i32 {
                 println!("datagen: wrote the terms of {n} positions to {output}");
             }),
             _ => Err("terms needs FILE and OUT".into()),
+        },
+        Some("features") => match (args.get(1), args.get(2)) {
+            (Some(input), Some(output)) => super::features::write_features(input, output).map(|n| {
+                println!("datagen: wrote the features of {n} positions to {output}");
+            }),
+            _ => Err("features needs FILE and OUT".into()),
         },
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}");

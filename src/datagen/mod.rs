@@ -14,6 +14,7 @@
 
 pub mod cli;
 pub mod evals;
+pub mod features;
 pub mod format;
 pub mod play;
 pub mod run;

@@ -86,31 +86,42 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 /// Reads the fields in order; every read checks the length.
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WeightsError> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, at: 0 }
+    }
+    /// The bytes not read yet.
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, WeightsError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WeightsError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(WeightsError::Truncated { what })?;
         let s = &self.bytes[self.at..end];
         self.at = end;
         Ok(s)
     }
-    fn u8(&mut self, what: &'static str) -> Result<u8, WeightsError> {
+    pub(crate) fn u8(&mut self, what: &'static str) -> Result<u8, WeightsError> {
         Ok(self.take(1, what)?[0])
     }
-    fn u16(&mut self, what: &'static str) -> Result<u16, WeightsError> {
+    pub(crate) fn u16(&mut self, what: &'static str) -> Result<u16, WeightsError> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
-    fn i16(&mut self, what: &'static str) -> Result<i16, WeightsError> {
+    pub(crate) fn i16(&mut self, what: &'static str) -> Result<i16, WeightsError> {
         let b = self.take(2, what)?;
         Ok(i16::from_le_bytes([b[0], b[1]]))
     }
     /// A text of `len` bytes.
-    fn text(&mut self, len: usize, what: &'static str) -> Result<String, WeightsError> {
+    pub(crate) fn text(&mut self, len: usize, what: &'static str) -> Result<String, WeightsError> {
         let b = self.take(len, what)?;
         String::from_utf8(b.to_vec()).map_err(|_| WeightsError::BadText { what })
     }
@@ -198,7 +209,7 @@ impl Weights {
 
 /// Why a file cannot be read: the same words on every system for the
 /// common cases, else the system's reason without Rust's "(os error N)".
-fn io_reason(e: &std::io::Error) -> String {
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => return "no such file".into(),
         std::io::ErrorKind::PermissionDenied => return "permission denied".into(),

@@ -208,7 +208,7 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
             },
             "eval" => {
                 let t = g.eval_terms();
-                format!(
+                let terms = format!(
                     "info string eval {} white {} material {} hand {} variant {} positional {} learned {}\ninfo string weights {}",
                     t.total,
                     t.material + t.hand + t.variant + t.positional,
@@ -218,7 +218,11 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                     t.positional,
                     t.learned,
                     g.weights_source()
-                )
+                );
+                match (g.network_eval(), g.network_source()) {
+                    (Some(e), Some(source)) => format!("{terms}\ninfo string network eval {e} weights {source}"),
+                    _ => terms,
+                }
             }
             "variant" => self.core.variant_line(),
             _ => return,

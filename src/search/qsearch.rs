@@ -26,7 +26,7 @@ impl<V: Evaluator> Worker<'_, V> {
         let ctx = pos.legal_ctx();
         let in_check = ctx.checkers.any();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { V::evaluate(pos) };
+            return if in_check { 0 } else { self.static_eval(pos, ply) };
         }
         // The table: a stored value settles the node when its bound allows
         // (PV nodes keep searching), and its evaluation saves one.
@@ -41,7 +41,7 @@ impl<V: Evaluator> Worker<'_, V> {
         if !in_check {
             eval = match hit {
                 Some(h) if h.eval.abs() < DECISIVE => h.eval,
-                _ => V::evaluate(pos),
+                _ => self.static_eval(pos, ply),
             };
             if eval >= beta {
                 return eval;

@@ -13,6 +13,7 @@ use super::see::see_ge;
 use super::{RootMove, Shared};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
+use crate::eval::nnue::NnueStack;
 use crate::movegen::LegalCtx;
 use crate::moves::Move;
 use crate::position::Position;
@@ -47,7 +48,9 @@ pub struct Worker<'a, V: Evaluator> {
     pub(super) pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: i32,
-    _v: std::marker::PhantomData<V>,
+    /// The network's accumulators along the path, when the variant
+    /// evaluates with a network.
+    nnue: Option<NnueStack<V>>,
 }
 
 /// The bound a node's value is, given the window it was searched with.
@@ -128,7 +131,18 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
-            _v: std::marker::PhantomData,
+            nnue: crate::eval::network::<V>().map(|n| NnueStack::new(&n.net, MAX_PLY + 2)),
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply` of the path,
+    /// from the side to move's view: the network's, updated from the
+    /// parent's accumulators, or the formula's.
+    #[inline]
+    pub(super) fn static_eval(&mut self, pos: &Position<V>, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some(n) => n.evaluate(pos, ply),
+            None => crate::eval::formula_eval(pos),
         }
     }
 
@@ -322,7 +336,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         } else {
             match tt_hit {
                 Some(h) if h.eval.abs() < DECISIVE => h.eval,
-                _ => V::evaluate(pos),
+                _ => self.static_eval(pos, ply),
             }
         };
         self.evals[ply] = eval;

@@ -1,0 +1,501 @@
+//! An efficiently updatable neural network (NNUE) evaluation: one hidden
+//! layer seen from both sides, `(F -> H) x 2 -> 1`, trained by
+//! `tools/nnue/train.py` (format: `docs/nnue.md`).
+//!
+//! **Features.** The same for every variant, read from the position's
+//! bitboards and hands, so no rule of any variant needs a hook: from the
+//! point of view of side `p`, a piece of type `t` of the side `rel` (0: `p`'s
+//! own, 1: the other's) on square `s` is feature `(rel * T + t - 1) * N + s'`,
+//! where `s'` is `s` seen from `p`'s side (ranks counted from `p`'s first,
+//! files unchanged), `T` the variant's piece types and `N` its squares; `k`
+//! pieces of a type in hand are the `min(k, HAND_CAP)` features
+//! `2 T N + (rel * T + t - 1) * HAND_CAP + i`, `i < k`.
+//!
+//! **Inference.** An accumulator per side (`H` i16 sums of the active
+//! features' weights) is kept per ply by [`NnueStack`]: a node's accumulator
+//! is the parent's plus the weights of the features that appeared and less
+//! those that went, found by comparing the two positions' piece bitboards
+//! and hands (a copy-make engine has both at hand, and the comparison knows
+//! every variant's moves: drops, igui captures, flips, cannibals). The
+//! output is `sum(clamp(acc_us, 0, QA) * w_us) + sum(clamp(acc_them, 0, QA)
+//! * w_them) + b`, scaled by `SCALE / (QA * QB)` to centipawns.
+
+use super::weights::{Reader, WeightsError, io_reason};
+use crate::bitboard::Bits;
+use crate::geometry::Geometry;
+use crate::position::Position;
+use crate::variant::{Bb, MAX_TYPES, Variant};
+
+pub const MAGIC: &[u8; 8] = b"CALVINNN";
+pub const VERSION: u16 = 1;
+/// The feature transformer's quantisation: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// The output weights' quantisation: 1.0 is `QB`.
+pub const QB: i32 = 1024;
+/// The network's output 1.0 is `SCALE` centipawns.
+pub const SCALE: i32 = 400;
+/// Pieces of one type in hand beyond this many add no feature.
+pub const HAND_CAP: usize = 8;
+/// The hidden layer's width must be a multiple of this (the SIMD lanes).
+pub const LANES: usize = 16;
+/// The widest hidden layer read.
+pub const MAX_HIDDEN: usize = 2048;
+
+/// Whether the file at `path` starts like a net file (an unreadable one
+/// is not: the weights reader reports why).
+pub fn is_net_file(path: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok_and(|_| &head == MAGIC)
+}
+
+/// The number of features of `V`.
+pub fn feature_count<V: Variant>() -> usize {
+    let t = V::PIECES.len();
+    2 * t * V::G::SQUARES + 2 * t * HAND_CAP
+}
+
+/// The feature of a piece of `color` and type `t` on `sq`, seen by `persp`.
+#[inline(always)]
+pub fn board_feature<V: Variant>(persp: usize, color: usize, t: u8, sq: usize) -> usize {
+    let rel = (color != persp) as usize;
+    let s = V::G::relative_rank(persp, sq) * V::G::FILES + V::G::file_of(sq);
+    (rel * V::PIECES.len() + t as usize - 1) * V::G::SQUARES + s
+}
+
+/// The `i`-th feature (from 0) of pieces of `color` and type `t` in hand, seen by `persp`.
+#[inline(always)]
+pub fn hand_feature<V: Variant>(persp: usize, color: usize, t: u8, i: usize) -> usize {
+    let rel = (color != persp) as usize;
+    let types = V::PIECES.len();
+    2 * types * V::G::SQUARES + (rel * types + t as usize - 1) * HAND_CAP + i
+}
+
+/// The active features of `pos` seen by `persp`, in a fixed order (board
+/// pieces by colour, type and square, then hands).
+pub fn active_features<V: Variant>(pos: &Position<V>, persp: usize, out: &mut Vec<u16>) {
+    out.clear();
+    for color in 0..2 {
+        for t in 1..=V::PIECES.len() as u8 {
+            for sq in pos.pieces(color, t).iter() {
+                out.push(board_feature::<V>(persp, color, t, sq) as u16);
+            }
+            for i in 0..(pos.hand[color][t as usize] as usize).min(HAND_CAP) {
+                out.push(hand_feature::<V>(persp, color, t, i) as u16);
+            }
+        }
+    }
+}
+
+/// A network read from a `CALVINNN` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub variant: String,
+    pub features: usize,
+    pub hidden: usize,
+    /// `ft_weights[f * hidden..][..hidden]`: feature `f`'s row.
+    ft_weights: Vec<i16>,
+    ft_bias: Vec<i16>,
+    /// The side to move's half, then the other side's.
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+impl Network {
+    /// Parses a net file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
+        let head = &bytes[..bytes.len().min(MAGIC.len())];
+        if head != &MAGIC[..head.len()] {
+            return Err(WeightsError::BadMagic);
+        }
+        let mut r = Reader::new(bytes);
+        r.take(MAGIC.len(), "the magic")?;
+        let version = r.u16("the version")?;
+        if version != VERSION {
+            return Err(WeightsError::BadVersion(version));
+        }
+        let n = r.u8("the variant name")? as usize;
+        let variant = r.text(n, "the variant name")?;
+        let features = r.u32("the feature count")? as usize;
+        let hidden = r.u32("the hidden width")? as usize;
+        if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
+            return Err(WeightsError::WrongShape(format!(
+                "{features} features and {hidden} hidden (at most {} features; hidden a multiple of {LANES} up to {MAX_HIDDEN})",
+                u16::MAX
+            )));
+        }
+        let mut i16s = |count: usize, what: &'static str| -> Result<Vec<i16>, WeightsError> {
+            let b = r.take(count * 2, what)?;
+            Ok(b.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+        };
+        let ft_weights = i16s(features * hidden, "the feature weights")?;
+        let ft_bias = i16s(hidden, "the feature biases")?;
+        let out_weights = i16s(2 * hidden, "the output weights")?;
+        let out_bias = r.u32("the output bias")? as i32;
+        if r.left() > 0 {
+            return Err(WeightsError::Trailing(r.left()));
+        }
+        Ok(Network { variant, features, hidden, ft_weights, ft_bias, out_weights, out_bias })
+    }
+
+    pub fn read_file(path: &str) -> Result<Network, WeightsError> {
+        let bytes = std::fs::read(path).map_err(|e| WeightsError::Missing(io_reason(&e)))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(VERSION.to_le_bytes());
+        let name = &self.variant.as_bytes()[..self.variant.len().min(255)];
+        out.push(name.len() as u8);
+        out.extend(name);
+        out.extend((self.features as u32).to_le_bytes());
+        out.extend((self.hidden as u32).to_le_bytes());
+        for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
+            out.extend(w.to_le_bytes());
+        }
+        out.extend(self.out_bias.to_le_bytes());
+        out
+    }
+
+    /// A network of the given shape with weights from `f(index)`, in file
+    /// order (tests).
+    pub fn from_fn(variant: &str, features: usize, hidden: usize, mut f: impl FnMut(usize) -> i16) -> Network {
+        let mut i = 0;
+        let mut take = |n: usize| -> Vec<i16> {
+            (0..n)
+                .map(|_| {
+                    i += 1;
+                    f(i - 1)
+                })
+                .collect()
+        };
+        let ft_weights = take(features * hidden);
+        let ft_bias = take(hidden);
+        let out_weights = take(2 * hidden);
+        let out_bias = take(1)[0] as i32 * QA;
+        Network { variant: variant.into(), features, hidden, ft_weights, ft_bias, out_weights, out_bias }
+    }
+
+    /// Whether the network is `V`'s: its name and feature count.
+    pub fn check<V: Variant>(&self) -> Result<(), WeightsError> {
+        if self.variant != V::NAME {
+            return Err(WeightsError::WrongVariant { file: self.variant.clone(), expected: V::NAME.into() });
+        }
+        if self.features != feature_count::<V>() {
+            return Err(WeightsError::WrongShape(format!(
+                "{} features, {} has {}",
+                self.features,
+                V::NAME,
+                feature_count::<V>()
+            )));
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn row(&self, f: usize) -> &[i16] {
+        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// The accumulator of one side's features, from scratch.
+    fn refresh(&self, features: &[u16], acc: &mut [i16]) {
+        acc.copy_from_slice(&self.ft_bias);
+        for &f in features {
+            add_row(acc, self.row(f as usize));
+        }
+    }
+
+    /// The output from the side to move's accumulator and the other's, in centipawns.
+    #[inline]
+    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let sum = dot_crelu(us, w_us) as i64 + dot_crelu(them, w_them) as i64 + self.out_bias as i64;
+        (sum * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// The evaluation of `pos` from the side to move's view, from scratch.
+    pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> i32 {
+        let mut feats = Vec::with_capacity(64);
+        let mut acc = [vec![0i16; self.hidden], vec![0i16; self.hidden]];
+        for (persp, a) in acc.iter_mut().enumerate() {
+            active_features(pos, persp, &mut feats);
+            self.refresh(&feats, a);
+        }
+        self.output(&acc[pos.side], &acc[1 - pos.side])
+    }
+}
+
+#[inline(always)]
+fn add_row(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            a[i] = a[i].wrapping_add(r[i]);
+        }
+    }
+}
+
+#[inline(always)]
+fn sub_row(acc: &mut [i16], row: &[i16]) {
+    for (a, r) in acc.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            a[i] = a[i].wrapping_sub(r[i]);
+        }
+    }
+}
+
+/// `sum(clamp(acc, 0, QA) * w)`.
+#[inline(always)]
+fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    let mut sums = [0i32; LANES];
+    for (a, w) in acc.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            sums[i] = sums[i].wrapping_add(a[i].clamp(0, QA as i16) as i32 * w[i] as i32);
+        }
+    }
+    sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+/// One ply's accumulators and the pieces they were computed for.
+struct Entry<V: Variant> {
+    valid: bool,
+    by_color: [Bb<V>; 2],
+    by_type: [Bb<V>; MAX_TYPES],
+    hand: [[u8; MAX_TYPES]; 2],
+    /// Seen by White, then by Black.
+    acc: [Vec<i16>; 2],
+}
+
+/// The accumulators of a search path, one entry per ply (see the module's
+/// documentation). Any entry may serve as the base of another position's:
+/// the difference is taken from the entry's own pieces, so an entry left
+/// from another path gives the right result too, only more slowly.
+pub struct NnueStack<V: Variant> {
+    net: &'static Network,
+    entries: Vec<Entry<V>>,
+    feats: Vec<u16>,
+}
+
+/// Beyond this many changed features a position is computed from scratch.
+const MAX_CHANGES: usize = 24;
+
+impl<V: Variant> NnueStack<V> {
+    pub fn new(net: &'static Network, plies: usize) -> Self {
+        let entry = || Entry {
+            valid: false,
+            by_color: [Bb::<V>::ZERO; 2],
+            by_type: [Bb::<V>::ZERO; MAX_TYPES],
+            hand: [[0; MAX_TYPES]; 2],
+            acc: [vec![0; net.hidden], vec![0; net.hidden]],
+        };
+        NnueStack { net, entries: (0..plies).map(|_| entry()).collect(), feats: Vec::with_capacity(64) }
+    }
+
+    /// Forgets every entry (a new search: the root is computed afresh).
+    pub fn clear(&mut self) {
+        for e in &mut self.entries {
+            e.valid = false;
+        }
+    }
+
+    /// The evaluation of `pos`, the position at `ply` of the path, from the
+    /// side to move's view; the entry at `ply` then holds its accumulators.
+    pub fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
+        let ply = ply.min(self.entries.len() - 1);
+        let (before, rest) = self.entries.split_at_mut(ply);
+        let entry = &mut rest[0];
+        let net = self.net;
+        let updated = match before.last().filter(|b| b.valid) {
+            Some(parent) => update_from(net, parent, pos, entry),
+            None if entry.valid => update_self(net, pos, entry),
+            None => false,
+        };
+        if !updated {
+            for persp in 0..2 {
+                active_features(pos, persp, &mut self.feats);
+                net.refresh(&self.feats, &mut entry.acc[persp]);
+            }
+        }
+        entry.valid = true;
+        entry.by_color = pos.by_color;
+        entry.by_type = pos.by_type;
+        entry.hand = pos.hand;
+        net.output(&entry.acc[pos.side], &entry.acc[1 - pos.side])
+    }
+}
+
+/// A feature that appeared (`add`) or went, as seen by White and by Black.
+#[derive(Clone, Copy)]
+struct Change {
+    add: bool,
+    feature: [usize; 2],
+}
+
+type Changes = arrayvec::ArrayVec<Change, MAX_CHANGES>;
+
+/// The features that changed from the pieces `(by_color, by_type, hand)` to
+/// `pos`'s; `None` when there are more than `MAX_CHANGES`.
+fn changes<V: Variant>(
+    by_color: &[Bb<V>; 2],
+    by_type: &[Bb<V>; MAX_TYPES],
+    hand: &[[u8; MAX_TYPES]; 2],
+    pos: &Position<V>,
+) -> Option<Changes> {
+    let mut list = Changes::new();
+    for color in 0..2 {
+        for t in 1..=V::PIECES.len() as u8 {
+            let old = by_color[color] & by_type[t as usize];
+            let new = pos.pieces(color, t);
+            if old != new {
+                for (add, squares) in [(false, old & !new), (true, new & !old)] {
+                    for sq in squares.iter() {
+                        let feature = [0, 1].map(|p| board_feature::<V>(p, color, t, sq));
+                        list.try_push(Change { add, feature }).ok()?;
+                    }
+                }
+            }
+            let h0 = (hand[color][t as usize] as usize).min(HAND_CAP);
+            let h1 = (pos.hand[color][t as usize] as usize).min(HAND_CAP);
+            for (add, range) in [(false, h1..h0), (true, h0..h1)] {
+                for i in range {
+                    let feature = [0, 1].map(|p| hand_feature::<V>(p, color, t, i));
+                    list.try_push(Change { add, feature }).ok()?;
+                }
+            }
+        }
+    }
+    Some(list)
+}
+
+fn apply(net: &Network, list: &[Change], acc: &mut [Vec<i16>; 2]) {
+    for (persp, a) in acc.iter_mut().enumerate() {
+        for c in list {
+            if c.add {
+                add_row(a, net.row(c.feature[persp]));
+            } else {
+                sub_row(a, net.row(c.feature[persp]));
+            }
+        }
+    }
+}
+
+/// `entry`'s accumulators for `pos` from `base`'s; false when too much changed.
+fn update_from<V: Variant>(net: &Network, base: &Entry<V>, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
+    let Some(list) = changes(&base.by_color, &base.by_type, &base.hand, pos) else { return false };
+    for persp in 0..2 {
+        entry.acc[persp].copy_from_slice(&base.acc[persp]);
+    }
+    apply(net, &list, &mut entry.acc);
+    true
+}
+
+/// `entry`'s accumulators for `pos` from its own (the root's parent is none).
+fn update_self<V: Variant>(net: &Network, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
+    let Some(list) = changes(&entry.by_color, &entry.by_type, &entry.hand, pos) else { return false };
+    apply(net, &list, &mut entry.acc);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{RuleOptions, VariantId, VariantVisitor};
+    use crate::variants::EngineVariant;
+    use crate::variants::historia::HistoriaSako;
+
+    /// A network of `V`'s shape with pseudo-random weights (a fixed LCG):
+    /// feature weights in -64..64, output weights in -32..32.
+    fn random_net<V: Variant>(hidden: usize) -> Network {
+        let features = feature_count::<V>();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let ft = features * hidden;
+        Network::from_fn(V::NAME, features, hidden, |i| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let r = (x >> 33) as i64;
+            if i < ft + hidden { (r % 128 - 64) as i16 } else { (r % 64 - 32) as i16 }
+        })
+    }
+
+    /// Plays a game of pseudo-random legal moves; at every ply evaluates a
+    /// sibling first (the entry is then another position's) and then the
+    /// move played, incrementally, and checks both against a from-scratch
+    /// evaluation. Returns the plies played.
+    struct Incremental;
+    impl VariantVisitor for Incremental {
+        type Out = usize;
+        fn visit<V: EngineVariant>(self) -> usize {
+            let net: &'static Network = Box::leak(Box::new(random_net::<V>(32)));
+            let mut stack = NnueStack::<V>::new(net, 8);
+            let mut pos = Position::<V>::from_fen(V::START_FEN).unwrap();
+            let mut x = 7u64;
+            let mut plies = 0;
+            assert_eq!(stack.evaluate(&pos, 0), net.evaluate(&pos));
+            for ply in 1..=300 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let i = (x >> 33) as usize % moves.len();
+                // Plies beyond the stack's entries reuse its last one.
+                let at = ply % 12;
+                let sibling = pos.play(moves[(i + 1) % moves.len()]);
+                assert_eq!(stack.evaluate(&sibling, at), net.evaluate(&sibling), "{}: {}", V::NAME, sibling.fen());
+                pos = pos.play(moves[i]);
+                assert_eq!(stack.evaluate(&pos, at), net.evaluate(&pos), "{}: {}", V::NAME, pos.fen());
+                plies += 1;
+            }
+            plies
+        }
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch_in_every_variant() {
+        for v in VariantId::ALL {
+            let plies = v.visit(&RuleOptions::default(), Incremental);
+            assert!(plies >= 20, "{}: {plies} plies", v.name());
+        }
+    }
+
+    #[test]
+    fn net_file_round_trip_and_errors() {
+        let net = random_net::<HistoriaSako>(16);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert_eq!(net.check::<HistoriaSako>(), Ok(()));
+        assert!(matches!(net.check::<crate::variants::chess::Chess>(), Err(WeightsError::WrongVariant { .. })));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 3]),
+            Err(WeightsError::Truncated { what: "the output bias" })
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..26]).err(),
+            Some(WeightsError::Truncated { what: "the feature count" })
+        );
+        assert_eq!(Network::from_bytes(b"CALVINWT\x01\x00"), Err(WeightsError::BadMagic));
+        let mut more = bytes.clone();
+        more.push(0);
+        assert_eq!(Network::from_bytes(&more), Err(WeightsError::Trailing(1)));
+    }
+
+    #[test]
+    fn features_of_the_start_mirror() {
+        let pos = Position::<HistoriaSako>::from_fen(HistoriaSako::START_FEN).unwrap();
+        let (mut w, mut b) = (Vec::new(), Vec::new());
+        active_features(&pos, 0, &mut w);
+        active_features(&pos, 1, &mut b);
+        // 16 pawns, and 10 pieces in each hand: K Q R R B B N N E E.
+        assert_eq!((w.len(), b.len()), (36, 36));
+        // Pawns (type 7) on a2 and a6: White sees its own on a2 (square 8),
+        // Black its own on its third rank (square 16) and White's on a2 as
+        // an enemy pawn on its seventh rank (square 48).
+        assert!(w.contains(&(6 * 64 + 8)) && !w.contains(&(6 * 64 + 16)));
+        assert!(b.contains(&(6 * 64 + 16)) && b.contains(&((7 + 6) * 64 + 48)));
+        // The hands: one King each (hand features of type 1, own then enemy).
+        let hand = 2 * 7 * 64;
+        assert!(w.contains(&(hand as u16)) && w.contains(&((hand + 7 * 8) as u16)));
+        assert!(!w.contains(&((hand + 1) as u16)));
+        assert_eq!(feature_count::<HistoriaSako>(), 2 * 7 * 64 + 2 * 7 * 8);
+    }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Integer inference of a calvin net on the first K positions of a feature file.
+
+    check.py NET FEATURES [K]      (K default 20; 0 = all)
+
+Prints one line per position, "stm score eval_cp", where eval_cp is the engine's integer
+formula (side to move's view):
+    acc = ft_bias + sum of ft_weights rows              (exact integers)
+    a   = clamp(acc, 0, QA)
+    sum = a_us . out_w[0..H] + a_them . out_w[H..2H] + out_bias
+    eval_cp = sum * 400 / (QA * QB)                     (integer division, truncated toward 0 as Rust's /)
+then a summary ('#' lines): the mean absolute difference between eval_cp and 400 * out of
+(1) the dequantized net (float maths on the net's integers / QA, QB: only the final truncation
+differs, so this checks the integer formula) and (2) the float model of NET.ckpt when it exists
+(needs torch; this is the quantization error), and warnings if an accumulator
+leaves the i16 range or sum * 400 leaves the i32 range.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nnue_io  # noqa: E402
+from nnue_io import QA, QB, SCALE  # noqa: E402
+
+
+def integer_eval(net, feat, stm):
+    """feat [K, 2, M] u16, stm [K] -> (eval_cp [K] int64, sum [K] int64, accumulators [K,2,H] int64)."""
+    nf, h = net["F"], net["H"]
+    w = np.zeros((nf + 1, h), np.int64)
+    w[:nf] = net["ft_w"]
+    f = feat.astype(np.int64)
+    f[f == nnue_io.NONE] = nf
+    acc = w[f].sum(axis=2) + net["ft_b"].astype(np.int64)  # [K, 2, H]
+    black = stm == 1
+    us = np.where(black[:, None], acc[:, 1], acc[:, 0])
+    them = np.where(black[:, None], acc[:, 0], acc[:, 1])
+    ow = net["out_w"].astype(np.int64)
+    s = np.clip(us, 0, QA) @ ow[:h] + np.clip(them, 0, QA) @ ow[h:] + net["out_b"]
+    num = s * SCALE
+    cp = np.sign(num) * (np.abs(num) // (QA * QB))  # truncation toward zero
+    return cp, s, acc
+
+
+def float_eval(W, b1, w2, b2, feat, stm):
+    return np.concatenate([float_eval1(W, b1, w2, b2, feat[i : i + 4096], stm[i : i + 4096])
+                           for i in range(0, len(stm), 4096)])
+
+
+def float_eval1(W, b1, w2, b2, feat, stm):
+    nf, h = W.shape
+    w = np.zeros((nf + 1, h), np.float64)
+    w[:nf] = W
+    f = feat.astype(np.int64)
+    f[f == nnue_io.NONE] = nf
+    acc = w[f].sum(axis=2) + b1
+    black = stm == 1
+    us = np.where(black[:, None], acc[:, 1], acc[:, 0])
+    them = np.where(black[:, None], acc[:, 0], acc[:, 1])
+    out = np.clip(us, 0, 1) @ w2[:h] + np.clip(them, 0, 1) @ w2[h:] + b2
+    return out * SCALE
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    net_path, ft_path = sys.argv[1], sys.argv[2]
+    k = int(sys.argv[3]) if len(sys.argv) == 4 else 20
+    net = nnue_io.read_net(net_path)
+    variant, nf, m, rec = nnue_io.open_ft(ft_path)
+    if (variant, nf) != (net["variant"], net["F"]):
+        sys.exit(f"net is {net['variant']} F {net['F']}, features are {variant} F {nf}")
+    if k <= 0 or k > len(rec):
+        k = len(rec)
+    rec = np.asarray(rec[:k])
+    feat, stm, score = rec["feat"], rec["stm"], rec["score"]
+    cps, ss, amin, amax = [], [], 0, 0
+    for i in range(0, k, 4096):  # chunks: [chunk, 2, M, H] int64 temporaries
+        c, t, acc = integer_eval(net, feat[i : i + 4096], stm[i : i + 4096])
+        cps.append(c)
+        ss.append(t)
+        amin, amax = min(amin, int(acc.min())), max(amax, int(acc.max()))
+    cp, s = np.concatenate(cps), np.concatenate(ss)
+    for i in range(k):
+        print(f"{stm[i]} {score[i]} {cp[i]}")
+
+    # the dequantized net in float maths: differs from eval_cp only by the final truncation (< 1 cp),
+    # which checks the integer formula
+    dq = float_eval(net["ft_w"] / QA, net["ft_b"] / QA, net["out_w"] / QB, net["out_b"] / (QA * QB), feat, stm)
+    d = np.abs(cp - dq)
+    print(f"# {k} positions; mean |eval_cp - dequantized float| = {d.mean():.3f} cp, max {d.max():.3f} cp")
+    ckpt = net_path + ".ckpt"
+    if os.path.exists(ckpt):
+        import torch
+
+        sd = torch.load(ckpt, weights_only=False, map_location="cpu")["model"]
+        W = sd["W"][:nf].double().numpy()
+        b1 = sd["b1"].double().numpy()
+        w2 = sd["out.weight"][0].double().numpy()
+        b2 = float(sd["out.bias"][0])
+        fl = float_eval(W, b1, w2, b2, feat, stm)
+        d = np.abs(cp - fl)
+        print(f"# mean |eval_cp - float model ({ckpt})| = {d.mean():.3f} cp, max {d.max():.3f} cp")
+    else:
+        print(f"# no {ckpt}: no float model to compare with")
+    print(f"# mean |eval_cp - score| = {np.abs(cp - score).mean():.1f} cp")
+    if amin < -32768 or amax > 32767:
+        print(f"# WARNING: accumulator outside i16: [{amin}, {amax}]")
+    if np.abs(s * SCALE).max() > 2**31 - 1:
+        print(f"# WARNING: sum * 400 outside i32 (max |sum| {np.abs(s).max()}): use i64 or divide first")
+
+
+if __name__ == "__main__":
+    main()

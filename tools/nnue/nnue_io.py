@@ -1,0 +1,140 @@
+"""Readers and writers of the NNUE feature file (CALVINFT) and net file (CALVINNN).
+
+numpy only (no torch), so check.py can use it alone. All little-endian.
+"""
+
+import struct
+
+import numpy as np
+
+FT_MAGIC = b"CALVINFT"
+NN_MAGIC = b"CALVINNN"
+VERSION = 1
+NONE = 0xFFFF  # unused feature slot
+QA = 255
+QB = 1024
+SCALE = 400
+
+
+def record_dtype(m):
+    """One position: stm, result (White's view), score (stm's view), features."""
+    return np.dtype(
+        [
+            ("stm", "u1"),
+            ("result", "u1"),
+            ("score", "<i2"),
+            ("feat", "<u2", (2, m)),  # [0] White's perspective, [1] Black's
+        ]
+    )
+
+
+def read_ft_header(path):
+    """Returns (variant, F, M, N, offset of the first record)."""
+    with open(path, "rb") as f:
+        magic = f.read(8)
+        if magic != FT_MAGIC:
+            raise ValueError(f"{path}: not a feature file (magic {magic!r})")
+        (version,) = struct.unpack("<H", f.read(2))
+        if version != VERSION:
+            raise ValueError(f"{path}: feature file version {version}, expected {VERSION}")
+        (n,) = struct.unpack("<B", f.read(1))
+        variant = f.read(n).decode("utf-8")
+        nf, m, npos = struct.unpack("<IHQ", f.read(4 + 2 + 8))
+        return variant, nf, m, npos, f.tell()
+
+
+def open_ft(path):
+    """Header and a read-only memmap of the records (no copy)."""
+    variant, nf, m, npos, off = read_ft_header(path)
+    dt = record_dtype(m)
+    size = __import__("os").path.getsize(path)
+    expect = off + npos * dt.itemsize
+    if size != expect:
+        raise ValueError(f"{path}: {size} bytes, header says {expect} ({npos} records of {dt.itemsize})")
+    rec = np.memmap(path, dtype=dt, mode="r", offset=off, shape=(npos,))
+    return variant, nf, m, rec
+
+
+def write_ft(path, variant, nf, stm, result, score, feat):
+    """Writes a feature file (used by the synthetic test). feat: [N, 2, M] uint16."""
+    feat = np.asarray(feat, dtype=np.uint16)
+    npos, _, m = feat.shape
+    rec = np.zeros(npos, dtype=record_dtype(m))
+    rec["stm"] = stm
+    rec["result"] = result
+    rec["score"] = score
+    rec["feat"] = feat
+    name = variant.encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(FT_MAGIC)
+        f.write(struct.pack("<HB", VERSION, len(name)))
+        f.write(name)
+        f.write(struct.pack("<IHQ", nf, m, npos))
+        f.write(rec.tobytes())
+
+
+def quantize(W, b1, w2, b2):
+    """Float weights -> the integers of the net file (checks the ranges)."""
+    qW = np.rint(np.asarray(W, np.float64) * QA)
+    qb1 = np.rint(np.asarray(b1, np.float64) * QA)
+    qw2 = np.rint(np.asarray(w2, np.float64) * QB)
+    qb2 = int(np.rint(float(b2) * QA * QB))
+    for name, a, lim in (("ft_weights", qW, 32767), ("ft_bias", qb1, 32767), ("out_weights", qw2, 2028)):
+        if a.size and np.abs(a).max() > lim:
+            raise ValueError(f"{name} out of range: max |q| = {np.abs(a).max()} > {lim}")
+    if abs(qb2) >= 2**31:
+        raise ValueError(f"out_bias out of i32 range: {qb2}")
+    return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2
+
+
+def write_net(path, variant, W, b1, w2, b2):
+    """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float."""
+    qW, qb1, qw2, qb2 = quantize(W, b1, w2, b2)
+    nf, h = qW.shape
+    name = variant.encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(NN_MAGIC)
+        f.write(struct.pack("<HB", VERSION, len(name)))
+        f.write(name)
+        f.write(struct.pack("<II", nf, h))
+        f.write(np.ascontiguousarray(qW).tobytes())  # feature-major
+        f.write(qb1.tobytes())
+        f.write(qw2.tobytes())
+        f.write(struct.pack("<i", qb2))
+
+
+def read_net(path):
+    """Returns dict(variant, F, H, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16, out_b int)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != NN_MAGIC:
+        raise ValueError(f"{path}: not a net file (magic {data[:8]!r})")
+    version, n = struct.unpack_from("<HB", data, 8)
+    if version != VERSION:
+        raise ValueError(f"{path}: net version {version}, expected {VERSION}")
+    p = 11
+    variant = data[p : p + n].decode("utf-8")
+    p += n
+    nf, h = struct.unpack_from("<II", data, p)
+    p += 8
+    ft_w = np.frombuffer(data, "<i2", nf * h, p).reshape(nf, h)
+    p += 2 * nf * h
+    ft_b = np.frombuffer(data, "<i2", h, p)
+    p += 2 * h
+    out_w = np.frombuffer(data, "<i2", 2 * h, p)
+    p += 4 * h
+    (out_b,) = struct.unpack_from("<i", data, p)
+    p += 4
+    if p != len(data):
+        raise ValueError(f"{path}: {len(data) - p} trailing bytes")
+    return dict(variant=variant, F=nf, H=h, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
+
+
+def stm_result(stm, result):
+    """Game result from the side to move's view, in [0, 1]."""
+    r = result.astype(np.float32) / 2
+    return np.where(stm == 0, r, 1 - r).astype(np.float32)
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
