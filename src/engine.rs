@@ -177,18 +177,7 @@ impl Engine {
             return self.set_network_file(path);
         }
         let w = Weights::read_file(path).map_err(fail)?;
-        let other;
-        let game: &dyn EngineGame = if w.variant == self.variant() {
-            self.game.as_ref()
-        } else {
-            let unknown = || fail(WeightsError::UnknownVariant(w.variant.clone()));
-            other = new_game_with(&w.variant, &RuleOptions::default()).ok_or_else(unknown)?;
-            other.as_ref()
-        };
-        game.set_weights(WeightsChoice::File(&w, path)).map_err(fail)?;
-        self.tt.clear();
-        let when =
-            if w.variant == self.variant() { String::new() } else { format!(", used when {} is played", w.variant) };
+        let when = self.set_eval_of(&w.variant, |g| g.set_weights(WeightsChoice::File(&w, path))).map_err(fail)?;
         Ok(format!("EvalFile {path}: {} weights loaded ({}){when}", w.variant, w.description))
     }
 
@@ -197,22 +186,28 @@ impl Engine {
     fn set_network_file(&mut self, path: &str) -> Result<String, OptionError> {
         let fail = |error| OptionError::EvalFile { path: path.into(), error };
         let net = crate::eval::nnue::Network::read_file(path).map_err(fail)?;
-        let other;
-        let game: &dyn EngineGame = if net.variant == self.variant() {
-            self.game.as_ref()
-        } else {
-            let unknown = || fail(WeightsError::UnknownVariant(net.variant.clone()));
-            other = new_game_with(&net.variant, &RuleOptions::default()).ok_or_else(unknown)?;
-            other.as_ref()
-        };
-        game.set_network(&net, path).map_err(fail)?;
-        self.tt.clear();
-        let when = if net.variant == self.variant() {
-            String::new()
-        } else {
-            format!(", used when {} is played", net.variant)
-        };
+        let when = self.set_eval_of(&net.variant, |g| g.set_network(&net, path)).map_err(fail)?;
         Ok(format!("EvalFile {path}: {} network loaded ({}x{}){when}", net.variant, net.features, net.hidden))
+    }
+
+    /// Runs `set` on a game of `variant` (the current game, or a new one of
+    /// another variant: evaluations are kept per variant) and clears the
+    /// hash; returns what to add for a variant not played now.
+    fn set_eval_of(
+        &mut self,
+        variant: &str,
+        set: impl FnOnce(&dyn EngineGame) -> Result<(), WeightsError>,
+    ) -> Result<String, WeightsError> {
+        if variant == self.variant() {
+            set(self.game.as_ref())?;
+            self.tt.clear();
+            return Ok(String::new());
+        }
+        let other = new_game_with(variant, &RuleOptions::default())
+            .ok_or_else(|| WeightsError::UnknownVariant(variant.into()))?;
+        set(other.as_ref())?;
+        self.tt.clear();
+        Ok(format!(", used when {variant} is played"))
     }
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused

@@ -20,7 +20,7 @@
 //! output is `sum(clamp(acc_us, 0, QA) * w_us) + sum(clamp(acc_them, 0, QA)
 //! * w_them) + b`, scaled by `SCALE / (QA * QB)` to centipawns.
 
-use super::weights::{Reader, WeightsError, io_reason};
+use super::weights::{Reader, WeightsError, read_bytes};
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
 use crate::position::Position;
@@ -139,8 +139,7 @@ impl Network {
     }
 
     pub fn read_file(path: &str) -> Result<Network, WeightsError> {
-        let bytes = std::fs::read(path).map_err(|e| WeightsError::Missing(io_reason(&e)))?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&read_bytes(path)?)
     }
 
     /// The file's bytes.

@@ -166,8 +166,7 @@ impl Weights {
 
     /// Reads and parses a file.
     pub fn read_file(path: &str) -> Result<Weights, WeightsError> {
-        let bytes = std::fs::read(path).map_err(|e| WeightsError::Missing(io_reason(&e)))?;
-        Weights::from_bytes(&bytes)
+        Weights::from_bytes(&read_bytes(path)?)
     }
 
     /// The file's bytes. Texts longer than their length field holds are cut
@@ -209,7 +208,12 @@ impl Weights {
 
 /// Why a file cannot be read: the same words on every system for the
 /// common cases, else the system's reason without Rust's "(os error N)".
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
+/// A file's bytes; a file that cannot be read is `Missing`, with why.
+pub(crate) fn read_bytes(path: &str) -> Result<Vec<u8>, WeightsError> {
+    std::fs::read(path).map_err(|e| WeightsError::Missing(io_reason(&e)))
+}
+
+fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => return "no such file".into(),
         std::io::ErrorKind::PermissionDenied => return "permission denied".into(),
