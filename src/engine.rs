@@ -5,7 +5,7 @@
 use crate::engine_game::EngineGame;
 use crate::errors::{MoveError, OptionError, PositionError};
 use crate::eval::WeightsChoice;
-use crate::eval::weights::{Weights, WeightsError};
+use crate::eval::weights::{Weights, WeightsError, read_bytes};
 use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
 use crate::search::{Event, Shared};
 use crate::timeman::Limits;
@@ -173,21 +173,22 @@ impl Engine {
             });
         }
         let fail = |error| OptionError::EvalFile { path: path.into(), error };
-        if crate::eval::nnue::is_net_file(path) {
-            return self.set_network_file(path);
+        let bytes = read_bytes(path).map_err(fail)?;
+        if bytes.starts_with(crate::eval::nnue::MAGIC) {
+            return self.set_network_file(&bytes, path);
         }
-        let w = Weights::read_file(path).map_err(fail)?;
+        let w = Weights::from_bytes(&bytes).map_err(fail)?;
         let when = self.set_eval_of(&w.variant, |g| g.set_weights(WeightsChoice::File(&w, path))).map_err(fail)?;
         Ok(format!("EvalFile {path}: {} weights loaded ({}){when}", w.variant, w.description))
     }
 
-    /// `EvalFile` with a network file: the network evaluates the variant
+    /// `EvalFile` with a network file's bytes: the network evaluates the variant
     /// it names (its piece weights stay, unused while it does).
-    fn set_network_file(&mut self, path: &str) -> Result<String, OptionError> {
+    fn set_network_file(&mut self, bytes: &[u8], path: &str) -> Result<String, OptionError> {
         let fail = |error| OptionError::EvalFile { path: path.into(), error };
-        let net = crate::eval::nnue::Network::read_file(path).map_err(fail)?;
+        let net = crate::eval::nnue::Network::from_bytes(bytes).map_err(fail)?;
         let when = self.set_eval_of(&net.variant, |g| g.set_network(&net, path)).map_err(fail)?;
-        Ok(format!("EvalFile {path}: {} network loaded ({}x{}){when}", net.variant, net.features, net.hidden))
+        Ok(format!("EvalFile {path}: {} network loaded ({}){when}", net.variant, net.shape()))
     }
 
     /// Runs `set` on a game of `variant` (the current game, or a new one of

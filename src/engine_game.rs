@@ -50,10 +50,9 @@ pub trait EngineGame: AnyGame {
     /// Sets a network read from `path`; one that does not fit is refused
     /// and the evaluation kept. Only while no search runs.
     fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError>;
-    /// Where the network in use comes from; `None`: the formula evaluates.
-    fn network_source(&self) -> Option<WeightsSource>;
-    /// The network's evaluation from the side to move's view, when one is in use.
-    fn network_eval(&self) -> Option<i32>;
+    /// The network's evaluation from the side to move's view and where the
+    /// network comes from; `None`: no network, the formula evaluates.
+    fn network_eval(&self) -> Option<(i32, WeightsSource)>;
     /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
     /// The variant's bench positions.
@@ -158,11 +157,8 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError> {
         crate::eval::set_weights::<V>(WeightsChoice::Net(net, path))
     }
-    fn network_eval(&self) -> Option<i32> {
-        crate::eval::network::<V>().map(|n| n.net.evaluate(self.pos()))
-    }
-    fn network_source(&self) -> Option<WeightsSource> {
-        crate::eval::network::<V>().map(|n| n.source.clone())
+    fn network_eval(&self) -> Option<(i32, WeightsSource)> {
+        crate::eval::network::<V>().map(|n| (n.net.evaluate(self.pos()), n.source.clone()))
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;

@@ -242,7 +242,7 @@ impl<G: Geometry> EvalTables<G> {
         let builtin_net: Option<&'static NetSlot> = (!V::NET.is_empty()).then(|| {
             match nnue::Network::from_bytes(V::NET).and_then(|n| n.check::<V>().map(|_| n)) {
                 Ok(net) => {
-                    let source = WeightsSource::BuiltIn(format!("network {}x{}", net.features, net.hidden));
+                    let source = WeightsSource::BuiltIn(format!("network {}", net.shape()));
                     &*Box::leak(Box::new(NetSlot { net, source }))
                 }
                 Err(e) => panic!("{}: the built-in network is broken: {e}", V::NAME),
@@ -329,7 +329,7 @@ pub fn set_weights<V: Evaluator>(choice: WeightsChoice) -> Result<(), WeightsErr
         }
         WeightsChoice::Net(n, path) => {
             n.check::<V>()?;
-            let description = format!("network {}x{}", n.features, n.hidden);
+            let description = format!("network {}", n.shape());
             let slot = NetSlot { net: n.clone(), source: WeightsSource::File { path: path.into(), description } };
             (tables.pieces(), Some(&*Box::leak(Box::new(slot))))
         }

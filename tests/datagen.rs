@@ -29,6 +29,13 @@ fn datagen(variant: &str, games: u32, out: &Path, extra: &[&str]) -> (i32, Strin
     (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
+/// Runs `calvin datagen COMMAND INPUT OUTPUT` (eval, terms, features); it must succeed.
+fn convert(command: &str, input: &Path, output: &Path) {
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", command]).args([input, output]).output();
+    let o = o.expect("runs calvin");
+    assert!(o.status.success(), "datagen {command} {}: {}", input.display(), String::from_utf8_lossy(&o.stderr));
+}
+
 fn read(path: &Path) -> DataFile {
     format::parse(&std::fs::read(path).expect("file")).expect("parses")
 }
@@ -158,12 +165,7 @@ fn the_python_reader_agrees_with_the_engine() {
 fn eval_writes_the_static_evaluation_of_every_position() {
     let (data, evals) = (temp("eval.bin"), temp("eval.out"));
     assert_eq!(datagen("historia-sako", 1, &data, &["--quiet"]).0, 0);
-    let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
-        .args(["datagen", "eval"])
-        .args([&data, &evals])
-        .output()
-        .expect("runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    convert("eval", &data, &evals);
     let raw = std::fs::read(&evals).expect("evals");
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
     assert_eq!(raw.len(), 4 * records.len());
@@ -180,9 +182,7 @@ fn terms_dotted_with_their_weights_are_the_static_evaluation() {
     let (data, evals, terms) = (temp("terms.bin"), temp("terms.eval"), temp("terms.out"));
     assert_eq!(datagen("etcetera", 1, &data, &["--quiet"]).0, 0);
     for (command, out) in [("eval", &evals), ("terms", &terms)] {
-        let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", command]).args([&data, out]).output();
-        let o = o.expect("runs");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        convert(command, &data, out);
     }
     let le = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let evals: Vec<i32> = std::fs::read(&evals).expect("evals").chunks(4).map(le).collect();
@@ -351,12 +351,7 @@ fn features_write_every_position_exactly() {
     for variant in VARIANTS {
         let (data, feats) = (temp(&format!("f-{variant}.bin")), temp(&format!("f-{variant}.ft")));
         assert_eq!(datagen(variant, 1, &data, &["--quiet"]).0, 0, "{variant}");
-        let o = Command::new(env!("CARGO_BIN_EXE_calvin"))
-            .args(["datagen", "features"])
-            .args([&data, &feats])
-            .output()
-            .expect("runs");
-        assert!(o.status.success(), "{variant}: {}", String::from_utf8_lossy(&o.stderr));
+        convert("features", &data, &feats);
         let raw = std::fs::read(&feats).expect("features");
         let file = read(&data);
         let mut game = calvin::registry::new_game_with(variant, &Default::default()).expect("variant");
@@ -409,8 +404,7 @@ fn the_python_network_tools_agree_with_the_engine() {
     };
     let (data, feats, net_path) = (temp("nn.bin"), temp("nn.ft"), temp("nn.nn"));
     assert_eq!(datagen("historia-sako", 2, &data, &["--quiet"]).0, 0);
-    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(["datagen", "features"]).args([&data, &feats]).output();
-    assert!(o.expect("runs").status.success());
+    convert("features", &data, &feats);
     let mut x = 99u64;
     let net = Network::from_fn("historia-sako", feature_count::<HistoriaSako>(), 32, |_| {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

@@ -27,19 +27,22 @@ fn legal_moves(variant: &str, moves: &[&str]) -> Vec<String> {
     line.split_whitespace().map(String::from).collect()
 }
 
-/// Runs the script; returns its two output lines (last scored info, bestmove).
-fn analyse(variant: &str, depth: u32, moves: &[&str]) -> (String, String) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/analyse.py");
+/// Runs the repository's Python `script` with the engine, `variant`,
+/// `depth` and `moves`; returns its standard output.
+fn run_script(script: &str, variant: &str, depth: u32, moves: &[&str]) -> String {
+    let path = format!("{}/{script}", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
-        .arg(script)
-        .arg(engine())
-        .arg(variant)
-        .arg(depth.to_string())
+        .args([&path, engine(), variant, &depth.to_string()])
         .args(moves)
         .output()
         .expect("python3 runs");
-    assert!(out.status.success(), "analyse.py failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{script} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs the script; returns its two output lines (last scored info, bestmove).
+fn analyse(variant: &str, depth: u32, moves: &[&str]) -> (String, String) {
+    let text = run_script("examples/analyse.py", variant, depth, moves);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "output: {text}");
     (lines[0].to_string(), lines[1].to_string())
@@ -91,15 +94,8 @@ fn tools_uci_driver() {
         eprintln!("python3 not found: tools/uci.py not tested");
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/uci.py");
     let moves = ["K@e2", "K@e8"];
-    let out = Command::new("python3")
-        .args([script, engine(), "historia-sako", "3"])
-        .args(moves)
-        .output()
-        .expect("python3 runs");
-    assert!(out.status.success(), "uci.py failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = run_script("tools/uci.py", "historia-sako", 3, &moves);
     let tok: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(
         (tok.len(), tok[0], tok[1], tok[2], tok[4], tok[6]),

@@ -41,14 +41,6 @@ pub const LANES: usize = 16;
 /// The widest hidden layer read.
 pub const MAX_HIDDEN: usize = 2048;
 
-/// Whether the file at `path` starts like a net file (an unreadable one
-/// is not: the weights reader reports why).
-pub fn is_net_file(path: &str) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok_and(|_| &head == MAGIC)
-}
-
 /// The number of features of `V`.
 pub fn feature_count<V: Variant>() -> usize {
     let t = V::PIECES.len();
@@ -104,18 +96,7 @@ pub struct Network {
 impl Network {
     /// Parses a net file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
-        let head = &bytes[..bytes.len().min(MAGIC.len())];
-        if head != &MAGIC[..head.len()] {
-            return Err(WeightsError::BadMagic);
-        }
-        let mut r = Reader::new(bytes);
-        r.take(MAGIC.len(), "the magic")?;
-        let version = r.u16("the version")?;
-        if version != VERSION {
-            return Err(WeightsError::BadVersion(version));
-        }
-        let n = r.u8("the variant name")? as usize;
-        let variant = r.text(n, "the variant name")?;
+        let (mut r, variant) = Reader::open(bytes, MAGIC, VERSION)?;
         let features = r.u32("the feature count")? as usize;
         let hidden = r.u32("the hidden width")? as usize;
         if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
@@ -175,6 +156,11 @@ impl Network {
         let out_weights = take(2 * hidden);
         let out_bias = take(1)[0] as i32 * QA;
         Network { variant: variant.into(), features, hidden, ft_weights, ft_bias, out_weights, out_bias }
+    }
+
+    /// Its shape, `<features>x<hidden>` (what `eval` and `EvalFile` show).
+    pub fn shape(&self) -> String {
+        format!("{}x{}", self.features, self.hidden)
     }
 
     /// Whether the network is `V`'s: its name and feature count.
@@ -256,12 +242,24 @@ fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
     sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
 }
 
-/// One ply's accumulators and the pieces they were computed for.
-struct Entry<V: Variant> {
-    valid: bool,
+/// What the features are read from: the pieces on the board and in hand.
+#[derive(Clone, Copy)]
+struct Pieces<V: Variant> {
     by_color: [Bb<V>; 2],
     by_type: [Bb<V>; MAX_TYPES],
     hand: [[u8; MAX_TYPES]; 2],
+}
+
+impl<V: Variant> Pieces<V> {
+    fn of(pos: &Position<V>) -> Self {
+        Pieces { by_color: pos.by_color, by_type: pos.by_type, hand: pos.hand }
+    }
+}
+
+/// One ply's accumulators and the pieces they were computed for.
+struct Entry<V: Variant> {
+    valid: bool,
+    pieces: Pieces<V>,
     /// Seen by White, then by Black.
     acc: [Vec<i16>; 2],
 }
@@ -283,19 +281,14 @@ impl<V: Variant> NnueStack<V> {
     pub fn new(net: &'static Network, plies: usize) -> Self {
         let entry = || Entry {
             valid: false,
-            by_color: [Bb::<V>::ZERO; 2],
-            by_type: [Bb::<V>::ZERO; MAX_TYPES],
-            hand: [[0; MAX_TYPES]; 2],
+            pieces: Pieces {
+                by_color: [Bb::<V>::ZERO; 2],
+                by_type: [Bb::<V>::ZERO; MAX_TYPES],
+                hand: [[0; MAX_TYPES]; 2],
+            },
             acc: [vec![0; net.hidden], vec![0; net.hidden]],
         };
         NnueStack { net, entries: (0..plies).map(|_| entry()).collect(), feats: Vec::with_capacity(64) }
-    }
-
-    /// Forgets every entry (a new search: the root is computed afresh).
-    pub fn clear(&mut self) {
-        for e in &mut self.entries {
-            e.valid = false;
-        }
     }
 
     /// The evaluation of `pos`, the position at `ply` of the path, from the
@@ -317,9 +310,7 @@ impl<V: Variant> NnueStack<V> {
             }
         }
         entry.valid = true;
-        entry.by_color = pos.by_color;
-        entry.by_type = pos.by_type;
-        entry.hand = pos.hand;
+        entry.pieces = Pieces::of(pos);
         net.output(&entry.acc[pos.side], &entry.acc[1 - pos.side])
     }
 }
@@ -333,14 +324,10 @@ struct Change {
 
 type Changes = arrayvec::ArrayVec<Change, MAX_CHANGES>;
 
-/// The features that changed from the pieces `(by_color, by_type, hand)` to
-/// `pos`'s; `None` when there are more than `MAX_CHANGES`.
-fn changes<V: Variant>(
-    by_color: &[Bb<V>; 2],
-    by_type: &[Bb<V>; MAX_TYPES],
-    hand: &[[u8; MAX_TYPES]; 2],
-    pos: &Position<V>,
-) -> Option<Changes> {
+/// The features that changed from the pieces `old` to `pos`'s; `None`
+/// when there are more than `MAX_CHANGES`.
+fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
+    let Pieces { by_color, by_type, hand } = old;
     let mut list = Changes::new();
     for color in 0..2 {
         for t in 1..=V::PIECES.len() as u8 {
@@ -381,7 +368,7 @@ fn apply(net: &Network, list: &[Change], acc: &mut [Vec<i16>; 2]) {
 
 /// `entry`'s accumulators for `pos` from `base`'s; false when too much changed.
 fn update_from<V: Variant>(net: &Network, base: &Entry<V>, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
-    let Some(list) = changes(&base.by_color, &base.by_type, &base.hand, pos) else { return false };
+    let Some(list) = changes(&base.pieces, pos) else { return false };
     for persp in 0..2 {
         entry.acc[persp].copy_from_slice(&base.acc[persp]);
     }
@@ -391,7 +378,7 @@ fn update_from<V: Variant>(net: &Network, base: &Entry<V>, pos: &Position<V>, en
 
 /// `entry`'s accumulators for `pos` from its own (the root's parent is none).
 fn update_self<V: Variant>(net: &Network, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
-    let Some(list) = changes(&entry.by_color, &entry.by_type, &entry.hand, pos) else { return false };
+    let Some(list) = changes(&entry.pieces, pos) else { return false };
     apply(net, &list, &mut entry.acc);
     true
 }

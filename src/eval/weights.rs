@@ -92,8 +92,23 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes, at: 0 }
+    /// A reader past a file's common head: the magic (a file shorter than
+    /// it that starts like it is cut off; any other is not ours), the
+    /// format version and the variant's name, which it returns.
+    pub(crate) fn open(bytes: &'a [u8], magic: &[u8; 8], version: u16) -> Result<(Self, String), WeightsError> {
+        let head = &bytes[..bytes.len().min(magic.len())];
+        if head != &magic[..head.len()] {
+            return Err(WeightsError::BadMagic);
+        }
+        let mut r = Reader { bytes, at: 0 };
+        r.take(magic.len(), "the magic")?;
+        let v = r.u16("the version")?;
+        if v != version {
+            return Err(WeightsError::BadVersion(v));
+        }
+        let n = r.u8("the variant name")? as usize;
+        let variant = r.text(n, "the variant name")?;
+        Ok((r, variant))
     }
     /// The bytes not read yet.
     pub(crate) fn left(&self) -> usize {
@@ -130,19 +145,7 @@ impl<'a> Reader<'a> {
 impl Weights {
     /// Parses a weights file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        let mut r = Reader { bytes, at: 0 };
-        // A file shorter than the magic that starts like it is cut off; any other is not ours.
-        let head = &bytes[..bytes.len().min(MAGIC.len())];
-        if head != &MAGIC[..head.len()] {
-            return Err(WeightsError::BadMagic);
-        }
-        r.take(MAGIC.len(), "the magic")?;
-        let version = r.u16("the version")?;
-        if version != VERSION {
-            return Err(WeightsError::BadVersion(version));
-        }
-        let n = r.u8("the variant name")? as usize;
-        let variant = r.text(n, "the variant name")?;
+        let (mut r, variant) = Reader::open(bytes, MAGIC, VERSION)?;
         let n = r.u16("the description")? as usize;
         let description = r.text(n, "the description")?;
         let files = r.u8("the board size")?;
@@ -206,13 +209,13 @@ impl Weights {
     }
 }
 
-/// Why a file cannot be read: the same words on every system for the
-/// common cases, else the system's reason without Rust's "(os error N)".
 /// A file's bytes; a file that cannot be read is `Missing`, with why.
 pub(crate) fn read_bytes(path: &str) -> Result<Vec<u8>, WeightsError> {
     std::fs::read(path).map_err(|e| WeightsError::Missing(io_reason(&e)))
 }
 
+/// Why a file cannot be read: the same words on every system for the
+/// common cases, else the system's reason without Rust's "(os error N)".
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => return "no such file".into(),

@@ -219,9 +219,9 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                     t.learned,
                     g.weights_source()
                 );
-                match (g.network_eval(), g.network_source()) {
-                    (Some(e), Some(source)) => format!("{terms}\ninfo string network eval {e} weights {source}"),
-                    _ => terms,
+                match g.network_eval() {
+                    Some((e, source)) => format!("{terms}\ninfo string network eval {e} weights {source}"),
+                    None => terms,
                 }
             }
             "variant" => self.core.variant_line(),
