@@ -149,7 +149,7 @@ impl PieceTables {
         if let Some(w) = w {
             check_shape::<V>(w)?;
         }
-        let (files, squares) = (V::G::FILES, V::G::SQUARES);
+        let squares = V::G::SQUARES;
         let mut pst = vec![0; 2 * MAX_TYPES * squares];
         let mut learned = vec![0; 2 * MAX_TYPES * squares];
         let mut hand = [0; MAX_TYPES];
@@ -161,7 +161,7 @@ impl PieceTables {
             hand_learned[t as usize] = delta;
             for color in 0..2 {
                 for sq in 0..squares {
-                    let rel = V::G::relative_rank(color, sq) * files + V::G::file_of(sq);
+                    let rel = crate::variant::seen_from::<V>(color, sq);
                     let l = pw.map_or(0, |p| p.material as i32 + p.squares[rel] as i32);
                     let i = (color * MAX_TYPES + t as usize) * squares + sq;
                     pst[i] = V::pst(t, color, sq) + l;

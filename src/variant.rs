@@ -112,6 +112,10 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     const STALEMATE_DRAWS: bool = false;
     /// Null-move pruning is sound enough for this variant.
     const NULL_MOVE_OK: bool = true;
+    /// The game looks the same to both sides after a half turn of the board
+    /// (Historia Ŝako: pawns and drop squares), not after a flip of its
+    /// ranks (chess): Black's view of a square then turns its file too.
+    const HALF_TURN: bool = false;
 
     /// The start position's FEN under the rule word `rules` (see
     /// [`Position::rules`]); the rulings' [`Variant::START_FEN`] by default.
@@ -249,6 +253,17 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
 /// Castling and gating rights end when a piece leaves or is captured on a
 /// square; castling needs the king's square too (so rights on the rook
 /// squares alone are dropped). Drops keep the right of the square (IAGO-C).
+/// Square `sq` as `color` sees it (`rank * FILES + file`, ranks counted
+/// from `color`'s own edge; files too where the game is symmetric by a
+/// half turn): what the learned piece-square values and the network's
+/// features are indexed by, so both sides share them.
+#[inline(always)]
+pub fn seen_from<V: Variant>(color: usize, sq: usize) -> usize {
+    let file = V::G::file_of(sq);
+    let file = if V::HALF_TURN && color == 1 { V::G::FILES - 1 - file } else { file };
+    V::G::relative_rank(color, sq) * V::G::FILES + file
+}
+
 pub fn default_next_rights<V: Variant>(rights: [Bb<V>; 2], m: Move) -> [Bb<V>; 2] {
     let mut r = rights;
     if (r[0] | r[1]).is_empty() || m.kind() == Kind::Drop {
@@ -390,4 +405,20 @@ macro_rules! variant_tables {
             T.get_or_init($crate::variant::VariantTables::build::<Self>)
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::{chess::Chess, historia::HistoriaSako};
+
+    #[test]
+    fn squares_seen_from_each_side() {
+        // e2 (12) and e7 (52): in chess Black sees e7 as White sees e2; in
+        // Historia Ŝako, turned by a half turn, as White sees d2 (11).
+        assert_eq!((seen_from::<Chess>(0, 12), seen_from::<Chess>(1, 52)), (12, 12));
+        assert_eq!((seen_from::<HistoriaSako>(0, 12), seen_from::<HistoriaSako>(1, 52)), (12, 11));
+        // a1 and h8 are each side's own corner.
+        assert_eq!((seen_from::<HistoriaSako>(1, 63), seen_from::<Chess>(1, 63)), (0, 7));
+    }
 }

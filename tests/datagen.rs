@@ -161,6 +161,41 @@ fn the_python_reader_agrees_with_the_engine() {
     }
 }
 
+/// The engine's `seen_from` for every colour and square of `V`, a line each.
+fn seen_from_table<V: calvin::variant::Variant>() -> String {
+    use calvin::geometry::Geometry;
+    let mut out = String::new();
+    for colour in 0..2 {
+        for sq in 0..V::G::SQUARES {
+            let (rank, file) = (sq / V::G::FILES, sq % V::G::FILES);
+            out += &format!("{colour} {rank} {file} {}\n", calvin::variant::seen_from::<V>(colour, sq));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_python_tools_see_squares_as_the_engine_does() {
+    if !common::python3("tools/train/calvin_data.py") {
+        return;
+    }
+    use calvin::variants::{chess::Chess, historia::HistoriaSako};
+    for (name, want) in [("historia-sako", seen_from_table::<HistoriaSako>()), ("chess", seen_from_table::<Chess>())] {
+        let script = format!(
+            "import sys; sys.path.insert(0, 'tools/train'); import calvin_data as c\n\
+             for colour in range(2):\n    for sq in range(64):\n        r, f = divmod(sq, 8)\n        \
+             print(colour, r, f, c.seen_from('{name}', colour, r, f, 8, 8))"
+        );
+        let o = Command::new("python3")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["-c", &script])
+            .output()
+            .expect("python3 runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{name}");
+    }
+}
+
 #[test]
 fn eval_writes_the_static_evaluation_of_every_position() {
     let (data, evals) = (temp("eval.bin"), temp("eval.out"));

@@ -6,8 +6,9 @@
 //! bitboards and hands, so no rule of any variant needs a hook: from the
 //! point of view of side `p`, a piece of type `t` of the side `rel` (0: `p`'s
 //! own, 1: the other's) on square `s` is feature `(rel * T + t - 1) * N + s'`,
-//! where `s'` is `s` seen from `p`'s side (ranks counted from `p`'s first,
-//! files unchanged), `T` the variant's piece types and `N` its squares; `k`
+//! where `s'` is `s` seen from `p`'s side ([`seen_from`]: ranks counted
+//! from `p`'s first, files turned too where the game is symmetric by a half
+//! turn), `T` the variant's piece types and `N` its squares; `k`
 //! pieces of a type in hand are the `min(k, HAND_CAP)` features
 //! `2 T N + (rel * T + t - 1) * HAND_CAP + i`, `i < k`.
 //!
@@ -24,7 +25,7 @@ use super::weights::{Reader, WeightsError, read_bytes};
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
 use crate::position::Position;
-use crate::variant::{Bb, MAX_TYPES, Variant};
+use crate::variant::{Bb, MAX_TYPES, Variant, seen_from};
 
 pub const MAGIC: &[u8; 8] = b"CALVINNN";
 pub const VERSION: u16 = 1;
@@ -51,7 +52,7 @@ pub fn feature_count<V: Variant>() -> usize {
 #[inline(always)]
 pub fn board_feature<V: Variant>(persp: usize, color: usize, t: u8, sq: usize) -> usize {
     let rel = (color != persp) as usize;
-    let s = V::G::relative_rank(persp, sq) * V::G::FILES + V::G::file_of(sq);
+    let s = seen_from::<V>(persp, sq);
     (rel * V::PIECES.len() + t as usize - 1) * V::G::SQUARES + s
 }
 
@@ -466,18 +467,24 @@ mod tests {
     }
 
     #[test]
-    fn features_of_the_start_mirror() {
+    fn features_of_the_start_turn_with_the_board() {
         let pos = Position::<HistoriaSako>::from_fen(HistoriaSako::START_FEN).unwrap();
         let (mut w, mut b) = (Vec::new(), Vec::new());
         active_features(&pos, 0, &mut w);
         active_features(&pos, 1, &mut b);
         // 16 pawns, and 10 pieces in each hand: K Q R R B B N N E E.
         assert_eq!((w.len(), b.len()), (36, 36));
-        // Pawns (type 7) on a2 and a6: White sees its own on a2 (square 8),
-        // Black its own on its third rank (square 16) and White's on a2 as
-        // an enemy pawn on its seventh rank (square 48).
+        // Pawns (type 7) on a2 and a6: White sees its own on a2 (square 8);
+        // Black, the board turned by a half turn, its own on a6 as on h3
+        // (square 23) and White's a2 pawn as an enemy pawn on h7 (square 55).
         assert!(w.contains(&(6 * 64 + 8)) && !w.contains(&(6 * 64 + 16)));
-        assert!(b.contains(&(6 * 64 + 16)) && b.contains(&((7 + 6) * 64 + 48)));
+        assert!(b.contains(&(6 * 64 + 23)) && b.contains(&((7 + 6) * 64 + 55)));
+        // The start is the same position for both sides after a half turn:
+        // both see the same features.
+        let (mut ws, mut bs) = (w.clone(), b.clone());
+        ws.sort_unstable();
+        bs.sort_unstable();
+        assert_eq!(ws, bs);
         // The hands: one King each (hand features of type 1, own then enemy).
         let hand = 2 * 7 * 64;
         assert!(w.contains(&(hand as u16)) && w.contains(&((hand + 7 * 8) as u16)));

@@ -124,6 +124,23 @@ def parse(b):
     return DataFile(variant, settings, games, len(b) - at)
 
 
+# Variants the same for both sides after a half turn of the board, not after
+# a flip of its ranks (the engine's `Variant::HALF_TURN`): Black's view of a
+# square turns its file too.
+HALF_TURN = {"historia-sako"}
+
+
+def seen_from(variant, colour, rank, file, ranks, files):
+    """The square (rank, file) as `colour` sees it, `rank * files + file`
+    (the engine's `seen_from`): ranks from its own edge, files turned too
+    where the variant is symmetric by a half turn."""
+    if colour == 0:
+        return rank * files + file
+    if variant in HALF_TURN:
+        file = files - 1 - file
+    return (ranks - 1 - rank) * files + file
+
+
 def parse_fen(fen):
     """The board of a FEN as (ranks, files, pieces, hand): `pieces` a list of
     (letter, colour, rank, file) with rank 0 White's back rank; `hand` a

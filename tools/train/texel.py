@@ -7,8 +7,9 @@ values per piece type, a tempo term) on `calvin datagen` files.
 The features come from each position's FEN (tools/train/calvin_data.py):
 for every piece type (a letter, `+x` for a promoted one), White's count on
 the board less Black's, the same for the hands, and for every square
-(seen from the piece's own side: Black's squares mirrored rank for rank, as
-the engine's `relative_rank` does) +1 for a White piece there and -1 for a
+(seen from the piece's own side: Black's squares mirrored rank for rank,
+and file for file in a game symmetric by a half turn, as the engine's
+`seen_from` does) +1 for a White piece there and -1 for a
 Black one; and +1/-1 for White/Black to move. The evaluation is their dot
 product with the weights, in centipawns from White's view.
 
@@ -73,8 +74,8 @@ def sigmoid(x):
 class Layout:
     """Column numbers of the features of one variant's positions."""
 
-    def __init__(self, ranks, files, types, hand_types, tempo=True):
-        self.ranks, self.files = ranks, files
+    def __init__(self, variant, ranks, files, types, hand_types, tempo=True):
+        self.variant, self.ranks, self.files = variant, ranks, files
         self.types = sorted(types)
         self.hand_types = sorted(hand_types)
         self.names = []
@@ -117,7 +118,7 @@ def load(paths, snapshots, tempo):
                 rows.append((pieces, hand, r.stm, r.score, result, (n, g.index)))
     if not rows:
         sys.exit("no positions")
-    return variant, rows, Layout(dims[0], dims[1], types, hand_types, tempo)
+    return variant, rows, Layout(variant, dims[0], dims[1], types, hand_types, tempo)
 
 
 def matrix(rows, layout):
@@ -127,8 +128,8 @@ def matrix(rows, layout):
         feats = {}
         for t, colour, rank, file in pieces:
             sign = 1 if colour == 0 else -1
-            rel = rank if colour == 0 else layout.ranks - 1 - rank
-            for c in (layout.material[t], layout.pst[t] + rel * layout.files + file):
+            sq = calvin_data.seen_from(layout.variant, colour, rank, file, layout.ranks, layout.files)
+            for c in (layout.material[t], layout.pst[t] + sq):
                 feats[c] = feats.get(c, 0) + sign
         for t, colour in hand:
             c = layout.hand[t]

@@ -39,6 +39,9 @@ impl Variant for HistoriaSako {
     // Stalemate wins: zugzwang is real, so no null-move pruning. Switching it
     // on measured -36 +- 59 Elo (78 games at 20000 nodes a move).
     const NULL_MOVE_OK: bool = false;
+    // White's pawns a2-d2 e3-h3 and drop squares e2-h2 are Black's a7-d7
+    // h6-e6 and d7-a7 turned by a half turn.
+    const HALF_TURN: bool = true;
     type G = Board8x8;
     const NAME: &'static str = "historia-sako";
     const START_FEN: &'static str = "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
