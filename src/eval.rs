@@ -51,10 +51,10 @@ pub trait Evaluator: Variant {
         0
     }
     fn evaluate(pos: &Position<Self>) -> i32 {
-        if let Some(net) = network::<Self>() {
-            return net.net.evaluate(pos);
+        match network::<Self>() {
+            Some(n) => network_plus(&n.net, n.net.evaluate(pos), pos),
+            None => formula_eval(pos),
         }
-        formula_eval(pos)
     }
 }
 
@@ -65,6 +65,13 @@ pub fn formula_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
     eval_terms(pos, &mut sum);
     let white = sum.white();
     if pos.side == 0 { white } else { -white }
+}
+
+/// The evaluation from a network's output `out` for `pos`: the output
+/// itself, or added to the formula's where the network corrects it.
+#[inline(always)]
+pub fn network_plus<V: Evaluator>(net: &nnue::Network, out: i32, pos: &Position<V>) -> i32 {
+    if net.on_top { out + formula_eval(pos) } else { out }
 }
 
 /// A network in use and where it comes from.
@@ -769,11 +776,26 @@ mod tests {
     }
 
     #[test]
-    fn only_chess_has_builtin_weights() {
+    fn a_network_on_top_adds_the_formula() {
+        use crate::variants::historia::HistoriaSako;
+        let fen = "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
+        let pos = Position::<HistoriaSako>::from_fen(fen).unwrap();
+        let pos = pos.play(pos.legal_moves()[3]);
+        let mut net =
+            nnue::Network::from_fn("historia-sako", nnue::feature_count::<HistoriaSako>(), 16, |i| (i % 7) as i16 - 3);
+        let out = net.evaluate(&pos);
+        assert_eq!(network_plus(&net, out, &pos), out);
+        net.on_top = true;
+        assert_eq!(network_plus(&net, out, &pos), out + formula_eval(&pos));
+        assert_ne!(formula_eval(&pos), 0);
+    }
+
+    #[test]
+    fn chess_and_historia_have_builtin_weights() {
         for name in crate::registry::VARIANTS {
             let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
             let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
-            assert_eq!(builtin, *name == "chess", "{name}");
+            assert_eq!(builtin, ["chess", "historia-sako"].contains(name), "{name}");
         }
     }
 

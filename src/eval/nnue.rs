@@ -28,7 +28,9 @@ use crate::position::Position;
 use crate::variant::{Bb, MAX_TYPES, Variant, seen_from};
 
 pub const MAGIC: &[u8; 8] = b"CALVINNN";
-pub const VERSION: u16 = 1;
+/// Version 2 adds the kind byte (version 1 files are read as networks that
+/// are the whole evaluation).
+pub const VERSION: u16 = 2;
 /// The feature transformer's quantisation: 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// The output weights' quantisation: 1.0 is `QB`.
@@ -86,6 +88,9 @@ pub struct Network {
     pub variant: String,
     pub features: usize,
     pub hidden: usize,
+    /// The network's output is added to the formula's evaluation (trained
+    /// on what the formula misses) instead of replacing it.
+    pub on_top: bool,
     /// `ft_weights[f * hidden..][..hidden]`: feature `f`'s row.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
@@ -97,9 +102,16 @@ pub struct Network {
 impl Network {
     /// Parses a net file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
-        let (mut r, variant) = Reader::open(bytes, MAGIC, VERSION)?;
+        let (mut r, version, variant) = Reader::open_versions(bytes, MAGIC, 1..=VERSION)?;
         let features = r.u32("the feature count")? as usize;
         let hidden = r.u32("the hidden width")? as usize;
+        let on_top = match if version >= 2 { r.u8("the kind")? } else { 0 } {
+            0 => false,
+            1 => true,
+            k => {
+                return Err(WeightsError::WrongShape(format!("kind {k} (0: the evaluation, 1: on top of the formula)")));
+            }
+        };
         if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
             return Err(WeightsError::WrongShape(format!(
                 "{features} features and {hidden} hidden (at most {} features; hidden a multiple of {LANES} up to {MAX_HIDDEN})",
@@ -117,7 +129,7 @@ impl Network {
         if r.left() > 0 {
             return Err(WeightsError::Trailing(r.left()));
         }
-        Ok(Network { variant, features, hidden, ft_weights, ft_bias, out_weights, out_bias })
+        Ok(Network { variant, features, hidden, on_top, ft_weights, ft_bias, out_weights, out_bias })
     }
 
     pub fn read_file(path: &str) -> Result<Network, WeightsError> {
@@ -133,6 +145,7 @@ impl Network {
         out.extend(name);
         out.extend((self.features as u32).to_le_bytes());
         out.extend((self.hidden as u32).to_le_bytes());
+        out.push(u8::from(self.on_top));
         for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
             out.extend(w.to_le_bytes());
         }
@@ -156,12 +169,14 @@ impl Network {
         let ft_bias = take(hidden);
         let out_weights = take(2 * hidden);
         let out_bias = take(1)[0] as i32 * QA;
-        Network { variant: variant.into(), features, hidden, ft_weights, ft_bias, out_weights, out_bias }
+        Network { variant: variant.into(), features, hidden, on_top: false, ft_weights, ft_bias, out_weights, out_bias }
     }
 
-    /// Its shape, `<features>x<hidden>` (what `eval` and `EvalFile` show).
+    /// Its shape, `<features>x<hidden>` (what `eval` and `EvalFile` show),
+    /// and `on top of the formula` where it corrects the formula.
     pub fn shape(&self) -> String {
-        format!("{}x{}", self.features, self.hidden)
+        let kind = if self.on_top { " on top of the formula" } else { "" };
+        format!("{}x{}{kind}", self.features, self.hidden)
     }
 
     /// Whether the network is `V`'s: its name and feature count.
@@ -201,7 +216,7 @@ impl Network {
         (sum * SCALE as i64 / (QA * QB) as i64) as i32
     }
 
-    /// The evaluation of `pos` from the side to move's view, from scratch.
+    /// The network's output for `pos` from the side to move's view, from scratch.
     pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> i32 {
         let mut feats = Vec::with_capacity(64);
         let mut acc = [vec![0i16; self.hidden], vec![0i16; self.hidden]];
@@ -292,8 +307,13 @@ impl<V: Variant> NnueStack<V> {
         NnueStack { net, entries: (0..plies).map(|_| entry()).collect(), feats: Vec::with_capacity(64) }
     }
 
-    /// The evaluation of `pos`, the position at `ply` of the path, from the
-    /// side to move's view; the entry at `ply` then holds its accumulators.
+    /// Whether the network's output is added to the formula's evaluation.
+    pub fn on_top(&self) -> bool {
+        self.net.on_top
+    }
+
+    /// The network's output for `pos`, the position at `ply` of the path,
+    /// from the side to move's view; the entry at `ply` then holds its accumulators.
     pub fn evaluate(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         let ply = ply.min(self.entries.len() - 1);
         let (before, rest) = self.entries.split_at_mut(ply);
@@ -464,6 +484,29 @@ mod tests {
         let mut more = bytes.clone();
         more.push(0);
         assert_eq!(Network::from_bytes(&more), Err(WeightsError::Trailing(1)));
+    }
+
+    #[test]
+    fn a_network_on_top_of_the_formula_and_version_1_files() {
+        let mut net = random_net::<HistoriaSako>(16);
+        net.on_top = true;
+        let bytes = net.to_bytes();
+        // magic 8, version 2, name 1 + 13, features 4, hidden 4: the kind byte.
+        let kind = 8 + 2 + 1 + "historia-sako".len() + 4 + 4;
+        assert_eq!(bytes[kind], 1);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert_eq!(net.shape(), "1008x16 on top of the formula");
+        let mut bad = bytes.clone();
+        bad[kind] = 2;
+        assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::WrongShape(_))));
+        // Version 1 had no kind byte: the network is the whole evaluation.
+        let mut v1 = bytes.clone();
+        v1.remove(kind);
+        v1[8] = 1;
+        net.on_top = false;
+        assert_eq!(Network::from_bytes(&v1), Ok(net));
+        v1[8] = 3;
+        assert_eq!(Network::from_bytes(&v1), Err(WeightsError::BadVersion(3)));
     }
 
     #[test]

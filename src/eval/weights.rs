@@ -96,6 +96,15 @@ impl<'a> Reader<'a> {
     /// it that starts like it is cut off; any other is not ours), the
     /// format version and the variant's name, which it returns.
     pub(crate) fn open(bytes: &'a [u8], magic: &[u8; 8], version: u16) -> Result<(Self, String), WeightsError> {
+        let (r, _, variant) = Self::open_versions(bytes, magic, version..=version)?;
+        Ok((r, variant))
+    }
+    /// [`Self::open`] for a format read in several versions: also returns the file's.
+    pub(crate) fn open_versions(
+        bytes: &'a [u8],
+        magic: &[u8; 8],
+        versions: std::ops::RangeInclusive<u16>,
+    ) -> Result<(Self, u16, String), WeightsError> {
         let head = &bytes[..bytes.len().min(magic.len())];
         if head != &magic[..head.len()] {
             return Err(WeightsError::BadMagic);
@@ -103,12 +112,12 @@ impl<'a> Reader<'a> {
         let mut r = Reader { bytes, at: 0 };
         r.take(magic.len(), "the magic")?;
         let v = r.u16("the version")?;
-        if v != version {
+        if !versions.contains(&v) {
             return Err(WeightsError::BadVersion(v));
         }
         let n = r.u8("the variant name")? as usize;
         let variant = r.text(n, "the variant name")?;
-        Ok((r, variant))
+        Ok((r, v, variant))
     }
     /// The bytes not read yet.
     pub(crate) fn left(&self) -> usize {

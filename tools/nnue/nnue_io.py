@@ -9,11 +9,58 @@ import numpy as np
 
 FT_MAGIC = b"CALVINFT"
 NN_MAGIC = b"CALVINNN"
-VERSION = 1
+VERSION = 1  # of the feature file
+NN_VERSION = 2  # of the net file: 2 adds the kind byte (1: on top of the formula)
 NONE = 0xFFFF  # unused feature slot
 QA = 255
 QB = 1024
 SCALE = 400
+HAND_CAP = 8  # hand features per piece type and side
+
+# (ranks, files) of each variant's board: the features' layout (docs/nnue.md).
+BOARDS = {
+    "chess": (8, 8),
+    "iago-b": (8, 8),
+    "iago-c": (8, 8),
+    "historia-sako": (8, 8),
+    "ita": (10, 10),
+    "ito-shogi": (31, 1),
+    "etcetera": (8, 7),
+}
+
+
+def layout(variant, nf):
+    """(types, ranks, files) of a variant's features: F = 2 T (N + HAND_CAP)."""
+    if variant not in BOARDS:
+        raise ValueError(f"unknown variant {variant!r}")
+    ranks, files = BOARDS[variant]
+    per_type = 2 * (ranks * files + HAND_CAP)
+    if nf % per_type:
+        raise ValueError(f"{variant}: F {nf} is not a multiple of 2 (N + {HAND_CAP}) = {per_type}")
+    return nf // per_type, ranks, files
+
+
+def factors(variant, nf):
+    """The virtual features of each real one (nnue-pytorch's factorisers): a
+    board feature (side rel, type t, square rank r file f seen from the
+    perspective) also counts as the features (rel, t), (rel, t, r) and
+    (rel, t, f), numbered from F on and shared by all the squares they
+    cover, so what a few squares' data teaches reaches the others. Returns
+    (number of virtual features, table [65536, 3] u16 of each feature's
+    virtual features, NONE where it has none: hand features and NONE)."""
+    types, ranks, files = layout(variant, nf)
+    n = ranks * files
+    table = np.full((NONE + 1, 3), NONE, dtype=np.uint16)
+    kinds = 2 * types
+    for k in range(kinds):  # k = rel * T + t - 1
+        for sq in range(n):
+            r, f = divmod(sq, files)
+            table[k * n + sq] = (
+                nf + k,
+                nf + kinds + k * ranks + r,
+                nf + kinds + kinds * ranks + k * files + f,
+            )
+    return kinds * (1 + ranks + files), table
 
 
 def record_dtype(m):
@@ -87,16 +134,17 @@ def quantize(W, b1, w2, b2):
     return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2
 
 
-def write_net(path, variant, W, b1, w2, b2):
-    """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float."""
+def write_net(path, variant, W, b1, w2, b2, on_top=False):
+    """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float; on_top: the
+    engine adds the net's output to its formula's evaluation."""
     qW, qb1, qw2, qb2 = quantize(W, b1, w2, b2)
     nf, h = qW.shape
     name = variant.encode("utf-8")
     with open(path, "wb") as f:
         f.write(NN_MAGIC)
-        f.write(struct.pack("<HB", VERSION, len(name)))
+        f.write(struct.pack("<HB", NN_VERSION, len(name)))
         f.write(name)
-        f.write(struct.pack("<II", nf, h))
+        f.write(struct.pack("<IIB", nf, h, int(on_top)))
         f.write(np.ascontiguousarray(qW).tobytes())  # feature-major
         f.write(qb1.tobytes())
         f.write(qw2.tobytes())
@@ -104,19 +152,23 @@ def write_net(path, variant, W, b1, w2, b2):
 
 
 def read_net(path):
-    """Returns dict(variant, F, H, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16, out_b int)."""
+    """Returns dict(variant, F, H, on_top, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16, out_b int)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != NN_MAGIC:
         raise ValueError(f"{path}: not a net file (magic {data[:8]!r})")
     version, n = struct.unpack_from("<HB", data, 8)
-    if version != VERSION:
-        raise ValueError(f"{path}: net version {version}, expected {VERSION}")
+    if version not in (1, NN_VERSION):
+        raise ValueError(f"{path}: net version {version}, expected 1 or {NN_VERSION}")
     p = 11
     variant = data[p : p + n].decode("utf-8")
     p += n
     nf, h = struct.unpack_from("<II", data, p)
     p += 8
+    on_top = False
+    if version >= 2:
+        on_top = bool(data[p])
+        p += 1
     ft_w = np.frombuffer(data, "<i2", nf * h, p).reshape(nf, h)
     p += 2 * nf * h
     ft_b = np.frombuffer(data, "<i2", h, p)
@@ -127,7 +179,7 @@ def read_net(path):
     p += 4
     if p != len(data):
         raise ValueError(f"{path}: {len(data) - p} trailing bytes")
-    return dict(variant=variant, F=nf, H=h, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
+    return dict(variant=variant, F=nf, H=h, on_top=on_top, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
 
 
 def stm_result(stm, result):

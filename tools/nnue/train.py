@@ -3,12 +3,19 @@
 
     train.py --features A.ft [B.ft ...] --out NET [--hidden 256] [--epochs 20]
              [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--seed 1]
-             [--threads 2] [--resume] [--max-positions N]
+             [--threads 2] [--resume] [--max-positions N] [--no-factorise]
+             [--on-top A.eval [B.eval ...]]
 
 Float network: acc_p = b1 + sum_{f in features of perspective p} W[f]   (W [F, H], shared)
                out   = [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] . w2 + b2,   eval_cp = 400 out
 Loss: mean (sigmoid(out) - target)^2, target = (1 - wdl) sigmoid(score / 400) + wdl r,
 r the game result from the side to move's view. Formats: README.md and nnue_io.py.
+With --on-top (one file per feature file: `calvin datagen eval`, the engine's static
+evaluation of each position, White's view), out = formula / 400 + net: the net learns what
+the formula misses, and the engine adds the two.
+Factorisers (unless --no-factorise): each board feature also activates virtual features
+(its side and type; with its rank; with its file: nnue_io.factors) whose rows are added
+into the real rows when the net is written, so the net file and the engine are unchanged.
 """
 
 import argparse
@@ -32,14 +39,23 @@ CLIP = 1.98  # |W|, |b1|, |w2| <= CLIP: round(W * 255) fits i16 easily, round(w2
 VAL_FRACTION = 0.02
 
 
-def load(paths, max_positions):
-    """All files into memory: (variant, F, M, feat [N,2,M] u16, stm [N] u8, result [N] u8, score [N] i16)."""
+def load(paths, max_positions, base_paths=None):
+    """All files into memory: (variant, F, M, feat [N,2,M] u16, stm [N] u8, result [N] u8, score [N] i16,
+    base [N] i32 the formula's evaluation from the side to move's view, or zeros without base_paths)."""
+    if base_paths is not None and len(base_paths) != len(paths):
+        raise SystemExit(f"{len(base_paths)} evaluation files for {len(paths)} feature files")
     variant = nf = m = None
     parts = []
     total = skipped = 0
     nbytes = 0
-    for path in paths:
+    for n, path in enumerate(paths):
         v, f, mm, rec = nnue_io.open_ft(path)
+        if base_paths is not None:
+            base = np.fromfile(base_paths[n], "<i4")
+            if len(base) != len(rec):
+                raise SystemExit(f"{base_paths[n]}: {len(base)} evaluations for {len(rec)} positions of {path}")
+        else:
+            base = np.zeros(len(rec), np.int32)
         if variant is None:
             variant, nf, m = v, f, mm
         elif (v, f, mm) != (variant, nf, m):
@@ -59,11 +75,12 @@ def load(paths, max_positions):
                 np.asarray(rec["stm"][idx]),
                 np.asarray(rec["result"][idx]),
                 score[idx],
+                np.where(np.asarray(rec["stm"][idx]) == 0, base[idx], -base[idx]),
             )
         )
         if max_positions is not None and total >= max_positions:
             break
-    feat, stm, result, score = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    feat, stm, result, score, base = (np.concatenate([p[i] for p in parts]) for i in range(5))
     if len(stm) == 0:
         raise SystemExit("no positions")
     used = feat[feat != nnue_io.NONE]
@@ -71,7 +88,7 @@ def load(paths, max_positions):
         raise SystemExit(f"feature index {int(used.max())} >= F = {nf}")
     if stm.max() > 1 or result.max() > 2:
         raise SystemExit("bad stm or result byte in the data")
-    return variant, nf, m, feat, stm, result, score, skipped, nbytes
+    return variant, nf, m, feat, stm, result, score, base, skipped, nbytes
 
 
 class FeatureTransform(torch.autograd.Function):
@@ -98,16 +115,17 @@ class FeatureTransform(torch.autograd.Function):
 
 
 class Net(nn.Module):
-    def __init__(self, nf, h):
+    def __init__(self, nf, h, nv=0, table=None):
         super().__init__()
-        self.nf, self.h = nf, h
-        # W row F is the padding row (empty slot 0xFFFF): always zero (zero gradient), not written
-        self.W = nn.Parameter(torch.empty(nf + 1, h))
+        self.nf, self.h, self.nv, self.table = nf, h, nv, table
+        # Rows F..F+nv-1 are the virtual features (start at zero); the last
+        # row is the padding row (empty slot 0xFFFF): always zero (zero gradient), not written
+        self.W = nn.Parameter(torch.empty(nf + nv + 1, h))
         self.b1 = nn.Parameter(torch.empty(h))
         self.out = nn.Linear(2 * h, 1)
         with torch.no_grad():
             self.W.normal_(0, 0.05)
-            self.W[nf].zero_()
+            self.W[nf:].zero_()
             self.b1.fill_(0.5)
             self.out.weight.uniform_(-1 / math.sqrt(2 * h), 1 / math.sqrt(2 * h))
             self.out.bias.zero_()
@@ -128,21 +146,33 @@ class Net(nn.Module):
         self.out.weight.clamp_(-CLIP, CLIP)
 
     def float_weights(self):
-        """(W [F,H], b1 [H], w2 [2H], b2) as numpy float32."""
+        """(W [F,H], b1 [H], w2 [2H], b2) as numpy float32, the virtual rows added into the real."""
+        w = self.W.detach().numpy()
+        real = w[: self.nf].copy()
+        if self.nv:
+            for k in range(3):
+                v = self.table[: self.nf, k]
+                has = v != nnue_io.NONE
+                real[has] += w[v[has].astype(np.int64)]
+            real = np.clip(real, -CLIP, CLIP)
         return (
-            self.W[: self.nf].detach().numpy(),
+            real,
             self.b1.detach().numpy(),
             self.out.weight[0].detach().numpy(),
             float(self.out.bias.detach()[0]),
         )
 
 
-def make_batch(feat, stm, idx, nf, grad=True):
-    """Features of positions idx, perspectives reordered to (us, them); empty slots -> F.
+def make_batch(feat, stm, idx, nf, table=None, grad=True):
+    """Features of positions idx, perspectives reordered to (us, them), with their virtual
+    features from `table` when given; empty slots -> nf (the rows of real and virtual features).
     With grad, also the CSR structure of the transposed incidence matrix for the backward."""
     f = feat[idx]  # [B, 2, M] u16
     black = stm[idx] == 1
     f[black] = f[black][:, ::-1]
+    if table is not None:
+        b, _, m = f.shape
+        f = np.concatenate([f, table[f].reshape(b, 2, 3 * m)], axis=2)
     b, _, m = f.shape
     flat = f.reshape(-1)
     t = torch.from_numpy(flat.astype(np.int64))
@@ -159,11 +189,12 @@ def make_batch(feat, stm, idx, nf, grad=True):
 
 
 @torch.no_grad()
-def evaluate(model, feat, stm, target, idx, nf, bs=65536):
+def evaluate(model, feat, stm, offset, target, idx, bs=65536):
     se = 0.0
     for i in range(0, len(idx), bs):
         j = idx[i : i + bs]
-        out = model(make_batch(feat, stm, j, nf, grad=False))
+        out = model(make_batch(feat, stm, j, model.nf + model.nv, model.table, grad=False))
+        out = out + torch.from_numpy(offset[j])
         se += float(((torch.sigmoid(out) - torch.from_numpy(target[j])) ** 2).sum())
     return se / max(1, len(idx))
 
@@ -188,6 +219,10 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--resume", action="store_true", help="continue from OUT.ckpt")
     ap.add_argument("--max-positions", type=int, default=None)
+    ap.add_argument("--no-factorise", action="store_true", help="train the real features only")
+    ap.add_argument("--on-top", nargs="+", default=None,
+                    help="the formula's evaluations (calvin datagen eval), one per feature file: "
+                         "the net corrects the formula")
     args = ap.parse_args()
 
     t0 = time.time()
@@ -196,7 +231,9 @@ def main():
     torch.manual_seed(args.seed)
 
     print("reading", flush=True)
-    variant, nf, m, feat, stm, result, score, skipped, nbytes = load(args.features, args.max_positions)
+    variant, nf, m, feat, stm, result, score, base_cp, skipped, nbytes = load(
+        args.features, args.max_positions, args.on_top)
+    offset = (base_cp / nnue_io.SCALE).astype(np.float32)  # the formula's part of the output
     n = len(stm)
     print(
         f"data: variant {variant}, F {nf}, M {m}, {n} positions used ({skipped} skipped with |score| >= "
@@ -223,16 +260,21 @@ def main():
         f"sigmoid(score/400): {baseline:.6f}",
         flush=True,
     )
+    if args.on_top is not None:
+        formula = float(np.mean((nnue_io.sigmoid(offset[val_idx]) - target[val_idx]) ** 2))
+        print(f"validation loss of the formula alone: {formula:.6f}", flush=True)
 
-    model = Net(nf, args.hidden)
+    nv, table = (0, None) if args.no_factorise else nnue_io.factors(variant, nf)
+    model = Net(nf, args.hidden, nv, table)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, fused=True)  # fused: 3x faster step on the CPU
     start_epoch = 0
     ckpt_path = args.out + ".ckpt"
     if args.resume:
         if os.path.exists(ckpt_path):
             ck = torch.load(ckpt_path, weights_only=False)
-            if (ck["F"], ck["H"]) != (nf, args.hidden):
-                raise SystemExit(f"{ckpt_path}: F/H {ck['F']}/{ck['H']} differ from {nf}/{args.hidden}")
+            if (ck["F"], ck["H"], ck.get("V", 0)) != (nf, args.hidden, nv):
+                raise SystemExit(f"{ckpt_path}: F/H/virtual {ck['F']}/{ck['H']}/{ck.get('V', 0)} differ from "
+                                 f"{nf}/{args.hidden}/{nv}")
             model.load_state_dict(ck["model"])
             opt.load_state_dict(ck["opt"])
             start_epoch = ck["epoch"] + 1
@@ -242,7 +284,8 @@ def main():
 
     steps = max(1, math.ceil(ntrain / args.batch))
     total_steps = args.epochs * steps
-    print(f"net: F {nf} -> H {args.hidden} x 2 -> 1, {steps} steps per epoch, {args.threads} threads", flush=True)
+    print(f"net: F {nf} -> H {args.hidden} x 2 -> 1, {nv} virtual features, {steps} steps per epoch, "
+          f"{args.threads} threads", flush=True)
     for epoch in range(start_epoch, args.epochs):
         te = time.time()
         order = train_idx[np.random.default_rng(args.seed * 1000003 + epoch).permutation(ntrain)]
@@ -253,29 +296,30 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = np.sort(order[i * args.batch : (i + 1) * args.batch])
-            batch = make_batch(feat, stm, idx, nf)
-            loss = torch.mean((torch.sigmoid(model(batch)) - torch.from_numpy(target[idx])) ** 2)
+            batch = make_batch(feat, stm, idx, nf + nv, table)
+            out = model(batch) + torch.from_numpy(offset[idx])
+            loss = torch.mean((torch.sigmoid(out) - torch.from_numpy(target[idx])) ** 2)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             model.clip()
             se += loss.detach().item() * len(idx)
         ttrain = time.time() - te
-        vloss = evaluate(model, feat, stm, target, val_idx, nf)
+        vloss = evaluate(model, feat, stm, offset, target, val_idx)
         print(
             f"epoch {epoch + 1}/{args.epochs}: train {se / ntrain:.6f}, validation {vloss:.6f} "
             f"(baseline {baseline:.6f}), lr {lr:.2e}, {ntrain / ttrain:.0f} pos/s, epoch {time.time() - te:.1f} s, "
             f"elapsed {time.time() - t0:.1f} s",
             flush=True,
         )
-        ck = dict(model=model.state_dict(), opt=opt.state_dict(), epoch=epoch, F=nf, H=args.hidden,
+        ck = dict(model=model.state_dict(), opt=opt.state_dict(), epoch=epoch, F=nf, H=args.hidden, V=nv,
                   variant=variant, args=vars(args))
         save_atomic(lambda p: torch.save(ck, p), ckpt_path)
-        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights()), args.out)
+        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
 
     if start_epoch >= args.epochs:
         print(f"nothing to train: checkpoint already at epoch {start_epoch}", flush=True)
-        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights()), args.out)
+        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
     print(f"wrote {args.out} (checkpoint {ckpt_path}), total {time.time() - t0:.1f} s", flush=True)
 
 

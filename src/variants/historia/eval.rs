@@ -1,4 +1,8 @@
-//! Historia Ŝako evaluation terms.
+//! Historia Ŝako evaluation terms, with material, hand and piece-square
+//! corrections fitted to self-play games: the built-in weights
+//! `weights/historia-sako.weights` (`tools/train/to_weights.py
+//! tools/train/results/historia-sako.json historia-sako KQRBNEP
+//! weights/historia-sako.weights`; the fit and its match: README).
 
 use super::{BISHOP, HistoriaSako, KING};
 use crate::bitboard::Bits;
@@ -13,6 +17,7 @@ use crate::position::Position;
 /// Fairy-Stockfish's measure and is gone (README).
 impl Evaluator for HistoriaSako {
     crate::eval_tables!(crate::geometry::Board8x8);
+    const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/historia-sako.weights");
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {
