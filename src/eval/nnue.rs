@@ -109,7 +109,9 @@ impl Network {
             0 => false,
             1 => true,
             k => {
-                return Err(WeightsError::WrongShape(format!("kind {k} (0: the evaluation, 1: on top of the formula)")));
+                return Err(WeightsError::WrongShape(format!(
+                    "kind {k} (0: the evaluation, 1: on top of the formula)"
+                )));
             }
         };
         if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
