@@ -158,8 +158,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         crate::eval::set_weights::<V>(WeightsChoice::Net(net, path))
     }
     fn network_eval(&self) -> Option<(i32, WeightsSource)> {
-        crate::eval::network::<V>()
-            .map(|n| (crate::eval::network_plus(&n.net, n.net.evaluate(self.pos()), self.pos()), n.source.clone()))
+        crate::eval::network::<V>().map(|n| (n.evaluate(self.pos()), n.source.clone()))
     }
     fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;

@@ -52,7 +52,7 @@ pub trait Evaluator: Variant {
     }
     fn evaluate(pos: &Position<Self>) -> i32 {
         match network::<Self>() {
-            Some(n) => network_plus(&n.net, n.net.evaluate(pos), pos),
+            Some(n) => n.evaluate(pos),
             None => formula_eval(pos),
         }
     }
@@ -78,6 +78,13 @@ pub fn network_plus<V: Evaluator>(net: &nnue::Network, out: i32, pos: &Position<
 pub struct NetSlot {
     pub net: nnue::Network,
     pub source: WeightsSource,
+}
+
+impl NetSlot {
+    /// The evaluation of `pos` with the network, from scratch (the side to move's view).
+    pub fn evaluate<V: Evaluator>(&self, pos: &Position<V>) -> i32 {
+        network_plus(&self.net, self.net.evaluate(pos), pos)
+    }
 }
 
 /// `V`'s network in use, if any (one atomic load).

@@ -309,9 +309,9 @@ impl<V: Variant> NnueStack<V> {
         NnueStack { net, entries: (0..plies).map(|_| entry()).collect(), feats: Vec::with_capacity(64) }
     }
 
-    /// Whether the network's output is added to the formula's evaluation.
-    pub fn on_top(&self) -> bool {
-        self.net.on_top
+    /// The network the stack evaluates with.
+    pub fn net(&self) -> &'static Network {
+        self.net
     }
 
     /// The network's output for `pos`, the position at `ply` of the path,

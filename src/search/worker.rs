@@ -141,8 +141,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     #[inline]
     pub(super) fn static_eval(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some(n) if n.on_top() => n.evaluate(pos, ply) + crate::eval::formula_eval(pos),
-            Some(n) => n.evaluate(pos, ply),
+            Some(n) => crate::eval::network_plus(n.net(), n.evaluate(pos, ply), pos),
             None => crate::eval::formula_eval(pos),
         }
     }
