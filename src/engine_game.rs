@@ -32,6 +32,10 @@ pub trait EngineGame: AnyGame {
     /// Static evaluation from the side to move's view, in centipawns (the
     /// network's when one is in use).
     fn evaluate(&self) -> i32;
+    /// The formula's evaluation (with the learned weights in use) from the
+    /// side to move's view, without any network: what a network on top of
+    /// the formula and a fit of corrections to it are trained against.
+    fn formula_evaluate(&self) -> i32;
     /// The formula's evaluation split into terms, each from White's view.
     fn eval_terms(&self) -> EvalTerms;
     /// Sets the variant's learned weights; weights that do not fit are
@@ -116,6 +120,9 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn evaluate(&self) -> i32 {
         V::evaluate(self.pos())
+    }
+    fn formula_evaluate(&self) -> i32 {
+        crate::eval::formula_eval(self.pos())
     }
     fn eval_terms(&self) -> EvalTerms {
         use crate::bitboard::Bits;

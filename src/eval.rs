@@ -798,11 +798,12 @@ mod tests {
     }
 
     #[test]
-    fn chess_and_historia_have_builtin_weights() {
+    fn the_fitted_variants_have_builtin_weights() {
         for name in crate::registry::VARIANTS {
             let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
             let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
-            assert_eq!(builtin, ["chess", "historia-sako"].contains(name), "{name}");
+            let fitted = ["chess", "historia-sako", "iago-b", "ita", "etcetera"];
+            assert_eq!(builtin, fitted.contains(name), "{name}");
         }
     }
 

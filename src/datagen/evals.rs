@@ -1,7 +1,9 @@
-//! `calvin datagen eval FILE OUT`: the engine's static evaluation of every
-//! position of a data file, from White's view, as little-endian i32 in the
-//! file's record order. A trainer fits corrections on top of it (the
-//! evaluation's terms that it does not model stay as they are).
+//! `calvin datagen eval FILE OUT`: the engine's static evaluation by its
+//! formula (the learned weights in use, never a network) of every position
+//! of a data file, from White's view, as little-endian i32 in the file's
+//! record order. A trainer fits corrections on top of it (the evaluation's
+//! terms that it does not model stay as they are), and a network on top of
+//! the formula learns what it misses.
 
 use super::format;
 use crate::registry::{RuleOptions, VariantId};
@@ -16,7 +18,7 @@ pub fn static_evals(bytes: &[u8]) -> Result<Vec<i32>, String> {
     for g in &data.games {
         for r in &g.records {
             game.set_position(Some(&r.fen), &[]).map_err(|e| format!("game {}: {}: {e}", g.index, r.fen))?;
-            let e = game.evaluate();
+            let e = game.formula_evaluate();
             out.push(if r.stm == 0 { e } else { -e });
         }
     }

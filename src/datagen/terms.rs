@@ -84,7 +84,7 @@ mod tests {
                 for ply in 0..60usize {
                     let row = game.term_columns();
                     let dot: i32 = row.iter().zip(weights).map(|(x, w)| x * w).sum();
-                    let stm = game.evaluate();
+                    let stm = game.formula_evaluate();
                     let white = if game.side_to_move() == 0 { stm } else { -stm };
                     assert_eq!(dot, white, "{}: {} {row:?}", v.name(), game.fen());
                     checked += 1;

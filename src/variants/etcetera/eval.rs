@@ -10,6 +10,10 @@ use crate::position::Position;
 /// to it are the danger; own defenders inside it help.
 impl Evaluator for Etcetera {
     crate::eval_tables!(crate::geometry::Board7x8);
+    /// Material and piece-square corrections fitted to self-play games
+    /// (`tools/train/results/etcetera.json`, `to_weights.py ... etcetera
+    /// KREMGP`). The data and the match: README.
+    const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/etcetera.weights");
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {

@@ -2,7 +2,11 @@
 //! corrections fitted to self-play games: the built-in weights
 //! `weights/historia-sako.weights` (`tools/train/to_weights.py
 //! tools/train/results/historia-sako.json historia-sako KQRBNEP
-//! weights/historia-sako.weights`; the fit and its match: README).
+//! weights/historia-sako.weights`; the fit and its match: README), and
+//! the built-in network `weights/historia-sako.nn`: an H64 network trained
+//! on top of that formula (`tools/nnue/train.py --on-top`; it learns what
+//! the formula misses and the engine adds the two; its data, training and
+//! match: README).
 
 use super::{BISHOP, HistoriaSako, KING};
 use crate::bitboard::Bits;
@@ -18,6 +22,7 @@ use crate::position::Position;
 impl Evaluator for HistoriaSako {
     crate::eval_tables!(crate::geometry::Board8x8);
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/historia-sako.weights");
+    const NET: &'static [u8] = include_bytes!("../../../weights/historia-sako.nn");
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {

@@ -10,6 +10,10 @@ use crate::position::Position;
 /// their once-per-game abilities, and not stand attacked.
 impl<const R: bool, const G: bool> Evaluator for ItaRules<R, G> {
     crate::eval_tables!(crate::geometry::Board10x10);
+    /// Material and piece-square corrections fitted to self-play games
+    /// (`tools/train/results/ita.json`, `to_weights.py ... ita FSLCRBP`).
+    /// The data and the match: README.
+    const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/ita.weights");
     fn extra(pos: &Position<Self>) -> i32 {
         let occ = pos.occupied();
         let mut s = [0i32; 2];
