@@ -32,8 +32,17 @@ fn converter_writes_the_committed_files() {
     if !common::python3("tools/train/to_weights.py") {
         return;
     }
-    let chess = convert("tools/train/results/chess.json", "chess", "PNBRQK", None, "chess");
-    assert_eq!(chess, committed("weights/chess.weights"));
+    for (variant, letters) in [
+        ("chess", "PNBRQK"),
+        ("historia-sako", "KQRBNEP"),
+        ("iago-b", "PNBRQKMC"),
+        ("ita", "FSLCRBP"),
+        ("etcetera", "KREMGP"),
+    ] {
+        let fit = format!("tools/train/results/{variant}.json");
+        let written = convert(&fit, variant, letters, None, variant);
+        assert_eq!(written, committed(&format!("weights/{variant}.weights")), "{variant}");
+    }
     let d = Some("test: built-in chess, pawns +50");
     let pawn50 = convert("tests/weights/chess-pawn50.json", "chess", "P,N,B,R,Q,K", d, "pawn50");
     assert_eq!(pawn50, committed("tests/weights/chess-pawn50.weights"));
