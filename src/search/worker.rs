@@ -154,7 +154,10 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             self.shared.nodes.fetch_add(CLOCK_CHECK_MASK + 1, Ordering::Relaxed);
             if self.id == 0 {
                 let timed_out = !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_hard();
-                let nodes_out = self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+                // A node limit lets the first iteration finish: a move is
+                // played with the depth, score and PV that chose it.
+                let nodes_out = self.completed_depth >= 1
+                    && self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
                 if timed_out || nodes_out {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
