@@ -318,29 +318,15 @@ fn the_texel_fit_fits_the_term_weights_and_prints_them() {
 /// The score of `fen` by a fresh `calvin` (empty table), `go nodes N`:
 /// centipawns, or None for a mate.
 fn fresh_score(variant: &str, fen: &str, nodes: u32) -> Option<i16> {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_calvin"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs calvin");
-    let mut stdin = child.stdin.take().expect("stdin");
     let script = format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\ngo nodes {nodes}\n");
-    stdin.write_all(script.as_bytes()).expect("write");
     let mut score = None;
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line");
+    for line in common::until_bestmove(&script) {
         if let Some(rest) = line.split(" score cp ").nth(1) {
             score = Some(rest.split_whitespace().next().and_then(|s| s.parse().ok()));
         } else if line.contains(" score mate ") {
             score = Some(None);
         }
-        if line.starts_with("bestmove") {
-            break;
-        }
     }
-    stdin.write_all(b"quit\n").expect("write");
-    child.wait().expect("calvin ends");
     score.expect("a score line")
 }
 

@@ -8,6 +8,8 @@ use calvin::tt::TranspositionTable;
 use calvin::variant::Outcome;
 use calvin::variants::{chess::Chess, historia::HistoriaSako, ita::Ita};
 
+mod common;
+
 fn best<V: Evaluator>(fen: &str, depth: i32) -> (String, i32) {
     let pos = Position::<V>::from_fen(fen).unwrap();
     let tt = TranspositionTable::new(4);
@@ -62,29 +64,11 @@ fn bench_is_deterministic() {
 /// (here depth 1 alone searches about 2000 nodes, most in quiescence).
 #[test]
 fn a_tiny_node_limit_reports_the_move_it_plays() {
-    use std::io::{BufRead, BufReader, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_calvin"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs calvin");
-    let mut stdin = child.stdin.take().expect("stdin");
     let fen = "q1r1rbn1/1bke1p1p/1pn1pep1/2p1p3/p2P1P2/2P1QNPP/PPN1EBBK/1R1E1R2[] b - - 1 20";
     let script = format!("setoption name UCI_Variant value historia-sako\nposition fen {fen}\ngo nodes 1\n");
-    stdin.write_all(script.as_bytes()).expect("write");
-    let mut infos = Vec::new();
-    let mut best = String::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line");
-        if line.starts_with("info depth") {
-            infos.push(line);
-        } else if let Some(m) = line.strip_prefix("bestmove ") {
-            best = m.split_whitespace().next().unwrap_or("").to_string();
-            break;
-        }
-    }
-    stdin.write_all(b"quit\n").expect("write");
-    child.wait().expect("calvin ends");
+    let lines = common::until_bestmove(&script);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).expect("bestmove <m>");
     assert_eq!(infos.len(), 1, "{infos:?}");
     assert!(infos[0].starts_with("info depth 1 "), "{}", infos[0]);
     assert!(infos[0].ends_with(&format!(" pv {best}")), "{} / {best}", infos[0]);

@@ -30,3 +30,30 @@ pub fn python3(what: &str) -> bool {
     }
     ok
 }
+
+/// The engine's output for `script` (commands ending in a `go` that ends on
+/// its own), up to and including its `bestmove` line. Input stays open until
+/// then (a `quit` would stop the search), and the engine is told to quit after.
+pub fn until_bestmove(script: &str) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs calvin");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("write");
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        let done = line.starts_with("bestmove");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").expect("write");
+    child.wait().expect("calvin ends");
+    lines
+}
