@@ -88,6 +88,41 @@ pub fn reduction(depth: i32, n: usize) -> i32 {
     if depth < LMR_MIN_DEPTH || n < LMR_MIN_MOVE {
         return 0;
     }
+    match REDUCTIONS.get(depth as usize).and_then(|row| row.get(n)) {
+        Some(&r) => r,
+        None => reduction_formula(depth, n),
+    }
+}
+
+fn reduction_formula(depth: i32, n: usize) -> i32 {
     let r = LMR_BASE + (depth as f64).ln() * (n as f64).ln() / LMR_DIVISOR;
     r as i32
+}
+
+/// [`reduction_formula`] for the depths and move numbers most nodes see,
+/// computed once (the logarithms cost more than the lookup).
+static REDUCTIONS: once_cell::sync::Lazy<Box<[[i32; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
+    let mut t = Box::new([[0; 256]; 64]);
+    for (depth, row) in t.iter_mut().enumerate() {
+        for (n, r) in row.iter_mut().enumerate() {
+            *r = reduction_formula(depth as i32, n);
+        }
+    }
+    t
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reduction_table_is_the_formula() {
+        assert_eq!((reduction(2, 40), reduction(10, 2)), (0, 0));
+        assert_eq!((reduction(3, 3), reduction(10, 20), reduction(40, 200)), (1, 3, 9));
+        for depth in LMR_MIN_DEPTH..80 {
+            for n in LMR_MIN_MOVE..300 {
+                assert_eq!(reduction(depth, n), reduction_formula(depth, n), "depth {depth}, move {n}");
+            }
+        }
+    }
 }

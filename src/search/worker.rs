@@ -203,6 +203,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             return None;
         }
         let child = pos.play(m);
+        self.tt.prefetch(child.key);
         if V::REPETITION_ILLEGAL && self.keys.iter().filter(|&&k| k == child.key).count() >= 2 {
             return None;
         }
@@ -286,6 +287,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
             let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
             let child = pos.play_null();
+            self.tt.prefetch(child.key);
             self.stack[ply] = PieceTo::NONE;
             self.keys.push(child.key);
             let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1);
