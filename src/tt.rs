@@ -75,14 +75,9 @@ impl Buckets {
             // hint, and its failure (no huge pages) leaves ordinary pages.
             unsafe { madvise(raw as *mut std::ffi::c_void, layout.size(), MADV_HUGEPAGE) };
         }
-        for i in 0..len {
-            // SAFETY: `i < len` lies inside the block; nothing was there to drop.
-            unsafe {
-                ptr.as_ptr()
-                    .add(i)
-                    .write(Bucket(std::array::from_fn(|_| Entry { key: AtomicU64::new(0), data: AtomicU64::new(0) })))
-            };
-        }
+        // SAFETY: the block is `layout.size()` bytes, and all-zero bytes are
+        // empty buckets (an `AtomicU64` is laid out as a `u64`).
+        unsafe { raw.write_bytes(0, layout.size()) };
         Buckets { ptr, len }
     }
 }
