@@ -2,7 +2,26 @@
 //! its own bitboard width and its own tables (built once, on first use).
 
 use crate::bitboard::Bits;
+use std::ops::{Index, IndexMut};
 use std::sync::OnceLock;
+
+/// An array of fixed length known at compile time, named by the trait that
+/// sizes it: a geometry's board of squares, a variant's bitboards by piece
+/// type. A position is copied for every move searched, so each holds no more
+/// entries than its own board or its own pieces need.
+pub trait FixedArray<T>:
+    Copy + Send + Sync + std::fmt::Debug + 'static + Index<usize, Output = T> + IndexMut<usize> + AsRef<[T]> + AsMut<[T]>
+{
+    /// Every entry `v`.
+    fn filled(v: T) -> Self;
+}
+
+impl<T: Copy + Send + Sync + std::fmt::Debug + 'static, const N: usize> FixedArray<T> for [T; N] {
+    #[inline(always)]
+    fn filled(v: T) -> Self {
+        [v; N]
+    }
+}
 
 /// The eight line directions as (file step, rank step). Even indices point to
 /// higher square numbers (their first blocker is the lowest bit), odd indices
@@ -41,6 +60,8 @@ pub struct GeoTables<B> {
 /// A board size known at compile time.
 pub trait Geometry: 'static + Copy + Send + Sync + Default + std::fmt::Debug {
     type B: Bits;
+    /// One byte per square (a position's board): `[u8; SQUARES]`.
+    type Squares: FixedArray<u8>;
     const FILES: usize;
     const RANKS: usize;
     const SQUARES: usize = Self::FILES * Self::RANKS;
@@ -174,6 +195,7 @@ macro_rules! geometry {
         pub struct $name;
         impl Geometry for $name {
             type B = $bits;
+            type Squares = [u8; $files * $ranks];
             const FILES: usize = $files;
             const RANKS: usize = $ranks;
             const NAME: &'static str = stringify!($name);

@@ -2,7 +2,7 @@
 //! Copy-make: `play` returns the position after a move.
 
 use crate::bitboard::Bits;
-use crate::geometry::Geometry;
+use crate::geometry::{FixedArray, Geometry};
 use crate::moves::{Kind, Move};
 use crate::variant::{Bb, MAX_TYPES, Variant, castling_rook};
 use std::marker::PhantomData;
@@ -57,9 +57,10 @@ pub fn code(color: usize, t: u8) -> u8 {
 
 #[derive(Clone, Copy)]
 pub struct Position<V: Variant> {
-    pub board: [u8; MAX_SQ],
+    /// The piece code on each square (0: empty; see [`code`]).
+    pub board: <V::G as Geometry>::Squares,
     pub by_color: [Bb<V>; 2],
-    pub by_type: [Bb<V>; MAX_TYPES],
+    pub by_type: V::ByType,
     pub hand: [[u8; MAX_TYPES]; 2],
     pub side: usize,
     /// Variant-defined rights: castling squares and gating squares for the
@@ -78,7 +79,7 @@ pub struct Position<V: Variant> {
 
 impl<V: Variant> PartialEq for Position<V> {
     fn eq(&self, o: &Self) -> bool {
-        self.board[..V::G::SQUARES] == o.board[..V::G::SQUARES]
+        self.board.as_ref() == o.board.as_ref()
             && self.hand == o.hand
             && self.side == o.side
             && self.rights == o.rights
@@ -96,10 +97,16 @@ impl<V: Variant> std::fmt::Debug for Position<V> {
 
 impl<V: Variant> Position<V> {
     pub fn empty() -> Self {
+        const {
+            assert!(
+                std::mem::size_of::<V::ByType>() > V::PIECES.len() * std::mem::size_of::<Bb<V>>(),
+                "Variant::ByType needs one bitboard per piece type and one for index 0"
+            )
+        };
         Position {
-            board: [0; MAX_SQ],
+            board: FixedArray::filled(0),
             by_color: [Bb::<V>::ZERO; 2],
-            by_type: [Bb::<V>::ZERO; MAX_TYPES],
+            by_type: FixedArray::filled(Bb::<V>::ZERO),
             hand: [[0; MAX_TYPES]; 2],
             side: 0,
             rights: [Bb::<V>::ZERO; 2],

@@ -3,7 +3,7 @@
 //! The generic core (position, move generation, search) is monomorphised per variant.
 
 use crate::bitboard::Bits;
-use crate::geometry::Geometry;
+use crate::geometry::{FixedArray, Geometry};
 use crate::moves::{Kind, Move};
 use crate::piece::{PieceTable, parse_betza};
 use crate::position::Position;
@@ -79,6 +79,9 @@ pub type Bb<V> = <<V as Variant>::G as Geometry>::B;
 /// A variant: description plus hooks. Defaults describe plain chess-like rules.
 pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     type G: Geometry;
+    /// A position's bitboards by piece type, index 0 unused:
+    /// `[Bb; PIECES.len() + 1]` (checked when a position is made).
+    type ByType: FixedArray<<Self::G as Geometry>::B>;
     const NAME: &'static str;
     const START_FEN: &'static str;
     /// Piece types in order: `PIECES[i]` is type `i + 1`.
@@ -410,7 +413,30 @@ macro_rules! variant_tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::etcetera::Etcetera;
+    use crate::variants::iago::{IagoB, IagoCRules};
+    use crate::variants::ita::Ita;
+    use crate::variants::ito::ItoShogi;
     use crate::variants::{chess::Chess, historia::HistoriaSako};
+
+    /// Entries of `V::ByType` and bytes of a position (copied for every move searched).
+    fn sizes<V: Variant>() -> (usize, usize, usize) {
+        let by_type = V::ByType::filled(Bb::<V>::ZERO).as_ref().len();
+        (V::PIECES.len(), by_type, std::mem::size_of::<Position<V>>())
+    }
+
+    #[test]
+    fn a_position_holds_what_its_variant_needs() {
+        // One bitboard per piece type plus index 0; IAGO's array also fits
+        // the Amazon of its extra rules (`X`).
+        assert_eq!(sizes::<Chess>(), (6, 7, 224));
+        assert_eq!(sizes::<IagoB>(), (8, 10, 248));
+        assert_eq!(sizes::<IagoCRules<true, true, true>>(), (9, 10, 248));
+        assert_eq!(sizes::<HistoriaSako>(), (7, 8, 232));
+        assert_eq!(sizes::<Ita>(), (7, 8, 368));
+        assert_eq!(sizes::<ItoShogi>(), (13, 14, 176));
+        assert_eq!(sizes::<Etcetera>(), (6, 7, 216));
+    }
 
     #[test]
     fn squares_seen_from_each_side() {

@@ -23,7 +23,7 @@
 
 use super::weights::{Reader, WeightsError, read_bytes};
 use crate::bitboard::Bits;
-use crate::geometry::Geometry;
+use crate::geometry::{FixedArray, Geometry};
 use crate::position::Position;
 use crate::variant::{Bb, MAX_TYPES, Variant, seen_from};
 
@@ -264,7 +264,7 @@ fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
 #[derive(Clone, Copy)]
 struct Pieces<V: Variant> {
     by_color: [Bb<V>; 2],
-    by_type: [Bb<V>; MAX_TYPES],
+    by_type: V::ByType,
     hand: [[u8; MAX_TYPES]; 2],
 }
 
@@ -301,7 +301,7 @@ impl<V: Variant> NnueStack<V> {
             valid: false,
             pieces: Pieces {
                 by_color: [Bb::<V>::ZERO; 2],
-                by_type: [Bb::<V>::ZERO; MAX_TYPES],
+                by_type: FixedArray::filled(Bb::<V>::ZERO),
                 hand: [[0; MAX_TYPES]; 2],
             },
             acc: [vec![0; net.hidden], vec![0; net.hidden]],

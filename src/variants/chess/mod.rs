@@ -32,6 +32,7 @@ pub struct Chess;
 
 impl Variant for Chess {
     type G = Board8x8;
+    type ByType = [u64; 7];
     const NAME: &'static str = "chess";
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     const PIECES: &'static [PieceDef] = &FIDE_PIECES;

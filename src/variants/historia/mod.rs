@@ -43,6 +43,7 @@ impl Variant for HistoriaSako {
     // h6-e6 and d7-a7 turned by a half turn.
     const HALF_TURN: bool = true;
     type G = Board8x8;
+    type ByType = [u64; 8];
     const NAME: &'static str = "historia-sako";
     const START_FEN: &'static str = "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;

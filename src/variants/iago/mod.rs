@@ -70,6 +70,7 @@ macro_rules! iago_variant {
 
         impl<const GATING: bool, const DROPS: bool, const X: bool> Variant for $rules<GATING, DROPS, X> {
             type G = Board8x8;
+            type ByType = [u64; 10];
             const NAME: &'static str = $name;
             const START_FEN: &'static str = $fen;
             const PIECES: &'static [PieceDef] = if X { &IAGO_PIECES_A } else { &IAGO_PIECES };

@@ -109,6 +109,7 @@ fn ninth_rank(color: usize) -> Bb {
 
 impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLACEMENT, RANK_GOAL> {
     type G = Board10x10;
+    type ByType = [u128; 8];
     const NAME: &'static str = "ita";
     const START_FEN: &'static str =
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";

@@ -56,6 +56,7 @@ pub struct ItoShogi;
 
 impl Variant for ItoShogi {
     type G = Board1x31;
+    type ByType = [u32; 14];
     const NAME: &'static str = "ito-shogi";
     const START_FEN: &'static str = "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1";
     const PIECES: &'static [PieceDef] = &PIECES;
