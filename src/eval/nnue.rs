@@ -233,18 +233,24 @@ impl Network {
 #[inline(always)]
 fn add_row(acc: &mut [i16], row: &[i16]) {
     for (a, r) in acc.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
-        for i in 0..LANES {
-            a[i] = a[i].wrapping_add(r[i]);
-        }
+        let mut v = [0i16; LANES];
+        v.copy_from_slice(a);
+        add_block(&mut v, r);
+        a.copy_from_slice(&v);
     }
 }
 
 #[inline(always)]
-fn sub_row(acc: &mut [i16], row: &[i16]) {
-    for (a, r) in acc.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
-        for i in 0..LANES {
-            a[i] = a[i].wrapping_sub(r[i]);
-        }
+fn add_block(v: &mut [i16; LANES], row: &[i16]) {
+    for (x, &r) in v.iter_mut().zip(row) {
+        *x = x.wrapping_add(r);
+    }
+}
+
+#[inline(always)]
+fn sub_block(v: &mut [i16; LANES], row: &[i16]) {
+    for (x, &r) in v.iter_mut().zip(row) {
+        *x = x.wrapping_sub(r);
     }
 }
 
@@ -322,8 +328,8 @@ impl<V: Variant> NnueStack<V> {
         let entry = &mut rest[0];
         let net = self.net;
         let updated = match before.last().filter(|b| b.valid) {
-            Some(parent) => update_from(net, parent, pos, entry),
-            None if entry.valid => update_self(net, pos, entry),
+            Some(parent) => update(net, Some(parent), pos, entry),
+            None if entry.valid => update(net, None, pos, entry),
             None => false,
         };
         if !updated {
@@ -377,32 +383,38 @@ fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
     Some(list)
 }
 
-fn apply(net: &Network, list: &[Change], acc: &mut [Vec<i16>; 2]) {
+/// Both accumulators with the changes `list` applied: to `base`'s, or to
+/// their own without one. One block of `LANES` at a time is held in a local
+/// array (the compiler keeps it in a vector register): one pass over each
+/// accumulator, however many changes.
+fn apply(net: &Network, list: &[Change], base: Option<&[Vec<i16>; 2]>, acc: &mut [Vec<i16>; 2]) {
     for (persp, a) in acc.iter_mut().enumerate() {
-        for c in list {
-            if c.add {
-                add_row(a, net.row(c.feature[persp]));
-            } else {
-                sub_row(a, net.row(c.feature[persp]));
+        for (k, block) in a.chunks_exact_mut(LANES).enumerate() {
+            let span = k * LANES..(k + 1) * LANES;
+            let mut v = [0i16; LANES];
+            v.copy_from_slice(match base {
+                Some(b) => &b[persp][span.clone()],
+                None => block,
+            });
+            for c in list {
+                let row = &net.row(c.feature[persp])[span.clone()];
+                if c.add {
+                    add_block(&mut v, row);
+                } else {
+                    sub_block(&mut v, row);
+                }
             }
+            block.copy_from_slice(&v);
         }
     }
 }
 
-/// `entry`'s accumulators for `pos` from `base`'s; false when too much changed.
-fn update_from<V: Variant>(net: &Network, base: &Entry<V>, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
-    let Some(list) = changes(&base.pieces, pos) else { return false };
-    for persp in 0..2 {
-        entry.acc[persp].copy_from_slice(&base.acc[persp]);
-    }
-    apply(net, &list, &mut entry.acc);
-    true
-}
-
-/// `entry`'s accumulators for `pos` from its own (the root's parent is none).
-fn update_self<V: Variant>(net: &Network, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
-    let Some(list) = changes(&entry.pieces, pos) else { return false };
-    apply(net, &list, &mut entry.acc);
+/// `entry`'s accumulators for `pos` from `base`'s, or from its own (the
+/// root's parent is none); false when too much changed.
+fn update<V: Variant>(net: &Network, base: Option<&Entry<V>>, pos: &Position<V>, entry: &mut Entry<V>) -> bool {
+    let old = base.map_or(&entry.pieces, |b| &b.pieces);
+    let Some(list) = changes(old, pos) else { return false };
+    apply(net, &list, base.map(|b| &b.acc), &mut entry.acc);
     true
 }
 
