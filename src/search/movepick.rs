@@ -154,12 +154,11 @@ impl MovePicker {
     fn select(&mut self, end: usize) -> Option<Move> {
         while self.next < end {
             let i = self.next;
-            let mut best = i;
-            for j in i + 1..end {
-                if self.scores[j] > self.scores[best] {
-                    best = j;
-                }
-            }
+            // The first of the highest scores: the maximum in one pass the
+            // compiler vectorises, then its first place.
+            let rest = &self.scores[i..end];
+            let top = rest.iter().copied().fold(i32::MIN, i32::max);
+            let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
             self.list.swap(i, best);
             self.scores.swap(i, best);
             self.next += 1;
