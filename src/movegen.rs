@@ -448,9 +448,27 @@ impl<V: Variant> Position<V> {
         if V::FAST_LEGAL {
             return ctx.king == NO_SQ || self.fast_legal(m, ctx);
         }
+        self.legal_child(&self.play(m))
+    }
+
+    /// The position after the pseudo-legal move `m`, or `None` when `m` is
+    /// illegal: played once, however legality is tested.
+    #[inline(always)]
+    pub fn play_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> Option<Position<V>> {
+        if V::FAST_LEGAL {
+            return (ctx.king == NO_SQ || self.fast_legal(m, ctx)).then(|| self.play(m));
+        }
         let child = self.play(m);
+        self.legal_child(&child).then_some(child)
+    }
+
+    /// Whether `child`, this position after one of its pseudo-legal moves,
+    /// is legal by the rules `is_legal` applies when `V::FAST_LEGAL` is off
+    /// (the mover's royal piece not attacked, the variant's `post_legal`).
+    #[inline(always)]
+    fn legal_child(&self, child: &Position<V>) -> bool {
         let k = child.king_sq(self.side);
-        (k == NO_SQ || child.attackers_to(k, child.side, child.occupied()).is_empty()) && V::post_legal(self, &child)
+        (k == NO_SQ || child.attackers_to(k, child.side, child.occupied()).is_empty()) && V::post_legal(self, child)
     }
 
     #[inline(always)]

@@ -19,8 +19,8 @@ pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
     let ctx = pos.legal_ctx();
     let mut n = 0;
     for &m in list.iter() {
-        if pos.is_legal(m, &ctx) {
-            n += perft(&pos.play(m), depth - 1);
+        if let Some(child) = pos.play_legal(m, &ctx) {
+            n += perft(&child, depth - 1);
         }
     }
     n

@@ -199,10 +199,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         m: Move,
         ctx: &LegalCtx<crate::variant::Bb<V>>,
     ) -> Option<Position<V>> {
-        if !pos.is_legal(m, ctx) {
-            return None;
-        }
-        let child = pos.play(m);
+        let child = pos.play_legal(m, ctx)?;
         self.tt.prefetch(child.key);
         if V::REPETITION_ILLEGAL && self.keys.iter().filter(|&&k| k == child.key).count() >= 2 {
             return None;
