@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 pub const NO_SQ: usize = 255;
-/// Board squares held in the mailbox (enough for every geometry).
+/// Squares of the largest board (the Zobrist tables, shared by every variant).
 pub const MAX_SQ: usize = 128;
 const MAX_HAND: usize = 32;
 /// A castling move's piece field: the gated type in the low four bits ...
