@@ -456,7 +456,7 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn play_legal(&self, m: Move, ctx: &LegalCtx<Bb<V>>) -> Option<Position<V>> {
         if V::FAST_LEGAL {
-            return (ctx.king == NO_SQ || self.fast_legal(m, ctx)).then(|| self.play(m));
+            return self.is_legal(m, ctx).then(|| self.play(m));
         }
         let child = self.play(m);
         self.legal_child(&child).then_some(child)

@@ -70,6 +70,7 @@ macro_rules! iago_variant {
 
         impl<const GATING: bool, const DROPS: bool, const X: bool> Variant for $rules<GATING, DROPS, X> {
             type G = Board8x8;
+            // Eight piece types, nine with the Amazon of the extra rules (`X`), and index 0.
             type ByType = [u64; 10];
             const NAME: &'static str = $name;
             const START_FEN: &'static str = $fen;
