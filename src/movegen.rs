@@ -12,6 +12,12 @@ use crate::variant::{Bb, DropRule, TypeTables, Variant};
 /// Where generated moves go: a move list, or a counter of legal moves.
 pub trait MoveSink<B: Bits> {
     fn push(&mut self, m: Move);
+    /// Of the pieces `bb` about to be generated for, those whose moves are
+    /// wanted (all of them unless the sink says otherwise).
+    #[inline(always)]
+    fn sources(&self, bb: B) -> B {
+        bb
+    }
     /// Plain moves of the piece on `from` to every square of `targets`.
     #[inline(always)]
     fn targets(&mut self, from: usize, targets: B) {
@@ -321,7 +327,7 @@ impl<V: Variant> Position<V> {
         }
         let tables = V::tables();
         for t in 1..=tables.n_types as u8 {
-            let bb = self.pieces(us, t);
+            let bb = list.sources(self.pieces(us, t));
             if bb.is_empty() {
                 continue;
             }

@@ -16,6 +16,8 @@
 use super::movepick::value_of;
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
+use crate::geometry::Geometry;
+use crate::movegen::MoveSink;
 use crate::moves::{Kind, Move, MoveList};
 use crate::position::Position;
 
@@ -38,27 +40,65 @@ fn balance<V: Evaluator>(pos: &Position<V>, color: usize) -> i32 {
 /// move: an igui capture first (its piece is not exposed), then by the
 /// capturing piece's value, the most valuable promotion among equals.
 fn least_valuable_capture<V: Evaluator>(pos: &Position<V>, sq: usize) -> Option<Move> {
-    // Where legality is judged from pins and checkers of a royal piece
-    // (`FAST_LEGAL` with a `KING`), only line sliders and leapers capture and
-    // the attack tables know every capture: none onto `sq`, no move to look
-    // for. (Ita is `FAST_LEGAL` only for having no royal piece; its igui and
-    // Flag captures are not in the tables.)
-    if V::FAST_LEGAL && V::KING != 0 && pos.attackers_to(sq, pos.side, pos.occupied()).is_empty() {
+    if pos.board[sq] == 0 {
         return None;
     }
-    let mut list = MoveList::new();
-    pos.generate_captures(&mut list);
+    // Where legality is judged from pins and checkers of a royal piece
+    // (`FAST_LEGAL` with a `KING`), only line sliders and leapers capture and
+    // the attack tables know every capture: only the pieces attacking `sq`
+    // can take there, none at all when there are none. (Ita is `FAST_LEGAL`
+    // only for having no royal piece; its igui and Flag captures are not in
+    // the tables.)
+    let from = if V::FAST_LEGAL && V::KING != 0 {
+        let attackers = pos.attackers_to(sq, pos.side, pos.occupied());
+        if attackers.is_empty() {
+            return None;
+        }
+        attackers
+    } else {
+        V::G::tables().all
+    };
+    let mut onto = CapturesOnto { sq, from, list: MoveList::new() };
+    pos.generate_into::<true, _>(&mut onto);
     let ctx = pos.legal_ctx();
     let cost = |m: Move| {
         let exposed = if m.kind() == Kind::Igui { 0 } else { value_of::<V>(pos.type_on(m.from())) };
         let promotion = if m.kind() == Kind::Promotion { value_of::<V>(m.piece()) } else { 0 };
         (exposed, -promotion)
     };
-    list.iter()
+    onto.list
+        .iter()
         .copied()
-        .filter(|&m| m.to() == sq && m.kind() != Kind::Drop && m.kind() != Kind::EnPassant && pos.board[sq] != 0)
+        .filter(|&m| m.kind() != Kind::Drop && m.kind() != Kind::EnPassant)
         .filter(|&m| pos.is_legal(m, &ctx))
         .min_by_key(|&m| cost(m))
+}
+
+/// The captures onto `sq` by the pieces on `from`, in the order the move
+/// generator lists them (so ties among equal captures fall as before).
+struct CapturesOnto<B> {
+    sq: usize,
+    from: B,
+    list: MoveList,
+}
+
+impl<B: Bits> MoveSink<B> for CapturesOnto<B> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        if m.to() == self.sq {
+            self.list.push(m);
+        }
+    }
+    #[inline(always)]
+    fn targets(&mut self, from: usize, targets: B) {
+        if targets.has(self.sq) {
+            self.list.push(Move::normal(from, self.sq));
+        }
+    }
+    #[inline(always)]
+    fn sources(&self, bb: B) -> B {
+        bb & self.from
+    }
 }
 
 /// The exchange value of `m` (legal in `pos`) for the side making it, in centipawns.
