@@ -58,20 +58,19 @@ fn least_valuable_capture<V: Evaluator>(pos: &Position<V>, sq: usize) -> Option<
     } else {
         V::G::tables().all
     };
+    // Captures only, onto an occupied square: no drop, no en passant.
     let mut onto = CapturesOnto { sq, from, list: MoveList::new() };
     pos.generate_into::<true, _>(&mut onto);
+    if onto.list.is_empty() {
+        return None;
+    }
     let ctx = pos.legal_ctx();
     let cost = |m: Move| {
         let exposed = if m.kind() == Kind::Igui { 0 } else { value_of::<V>(pos.type_on(m.from())) };
         let promotion = if m.kind() == Kind::Promotion { value_of::<V>(m.piece()) } else { 0 };
         (exposed, -promotion)
     };
-    onto.list
-        .iter()
-        .copied()
-        .filter(|&m| m.kind() != Kind::Drop && m.kind() != Kind::EnPassant)
-        .filter(|&m| pos.is_legal(m, &ctx))
-        .min_by_key(|&m| cost(m))
+    onto.list.iter().copied().filter(|&m| pos.is_legal(m, &ctx)).min_by_key(|&m| cost(m))
 }
 
 /// The captures onto `sq` by the pieces on `from`, in the order the move
