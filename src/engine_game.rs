@@ -107,7 +107,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         let over = self.outcome();
         let job = SearchJob {
             root: *self.pos(),
-            game_keys: self.history.iter().map(|p| p.key).collect(),
+            game_keys: self.keys().to_vec(),
             root_moves: if over.is_some() { Vec::new() } else { self.legal() },
             limits,
             threads,

@@ -66,7 +66,10 @@ pub struct Game<V: Variant> {
     pub start: Position<V>,
     pub moves: Vec<Move>,
     /// Positions from the start, the current one last.
-    pub history: Vec<Position<V>>,
+    history: Vec<Position<V>>,
+    /// Their keys, in the same order: what repetition rules scan (compact,
+    /// so a game of thousands of plies is scanned in a microsecond).
+    keys: Vec<u64>,
 }
 
 impl<V: Variant> Default for Game<V> {
@@ -77,14 +80,25 @@ impl<V: Variant> Default for Game<V> {
 
 impl<V: Variant> Game<V> {
     pub fn new(start: Position<V>) -> Self {
-        Game { start, moves: Vec::new(), history: vec![start] }
+        Game { start, moves: Vec::new(), history: vec![start], keys: vec![start.key] }
+    }
+    /// Plays `m` (legal here: not checked again).
+    pub fn push(&mut self, m: Move) {
+        let next = self.pos().play(m);
+        self.moves.push(m);
+        self.keys.push(next.key);
+        self.history.push(next);
+    }
+    /// The keys of the positions from the start, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
     }
     pub fn pos(&self) -> &Position<V> {
         self.history.last().unwrap_or(&self.start)
     }
     /// How many times the current position stood before (same side, board, hands, rights).
     pub fn repetitions_of(&self, key: u64) -> usize {
-        self.history.iter().filter(|p| p.key == key).count()
+        self.keys.iter().filter(|&&k| k == key).count()
     }
     /// A move is refused by the game's rules beyond the position (Ito's repetition rule).
     pub fn refusal(&self, m: Move) -> Option<String> {
@@ -105,8 +119,7 @@ impl<V: Variant> Game<V> {
         if let Some(why) = self.refusal(m) {
             return Err(MoveError::Illegal { text: text.into(), rule: Some(why) });
         }
-        self.moves.push(m);
-        self.history.push(pos.play(m));
+        self.push(m);
         Ok(())
     }
     pub fn legal(&self) -> Vec<Move> {
@@ -116,12 +129,18 @@ impl<V: Variant> Game<V> {
         }
         pos.legal_moves().into_iter().filter(|&m| self.refusal(m).is_none()).collect()
     }
+    /// Whether a move is legal here (stops at the first: the game's end
+    /// is asked after every move a `position` command replays).
+    fn has_legal(&self) -> bool {
+        let pos = self.pos();
+        V::board_end(pos).is_none() && pos.legal_moves().into_iter().any(|m| self.refusal(m).is_none())
+    }
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.pos();
         if let Some(o) = V::board_end(pos) {
             return Some(o);
         }
-        if self.legal().is_empty() {
+        if !self.has_legal() {
             return Some(V::no_moves(pos, pos.in_check()));
         }
         if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {

@@ -68,8 +68,7 @@ pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &Transposit
         {
             break (End::Resign, Some(Outcome::win(winner, "adjudicated")));
         }
-        game.moves.push(best);
-        game.history.push(pos.play(best));
+        game.push(best);
     };
     (block(index, end, outcome, game.moves.len(), kept), nodes)
 }
@@ -85,10 +84,7 @@ fn random_opening<V: EngineVariant>(plies: usize, rng: &mut SplitMix64) -> Game<
             if legal.is_empty() || game.outcome().is_some() {
                 continue 'again;
             }
-            let m = legal[rng.below(legal.len())];
-            let next = game.pos().play(m);
-            game.moves.push(m);
-            game.history.push(next);
+            game.push(legal[rng.below(legal.len())]);
         }
         if game.outcome().is_none() {
             return game;
