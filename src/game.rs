@@ -65,10 +65,11 @@ pub struct VariantDesc {
 pub struct Game<V: Variant> {
     pub start: Position<V>,
     pub moves: Vec<Move>,
-    /// Positions from the start, the current one last.
-    history: Vec<Position<V>>,
-    /// Their keys, in the same order: what repetition rules scan (compact,
-    /// so a game of thousands of plies is scanned in a microsecond).
+    /// The position after `moves`.
+    current: Position<V>,
+    /// The keys of the positions from the start, the current one last:
+    /// what repetition rules scan (compact, so a game of thousands of
+    /// plies is scanned in a microsecond).
     keys: Vec<u64>,
 }
 
@@ -80,21 +81,20 @@ impl<V: Variant> Default for Game<V> {
 
 impl<V: Variant> Game<V> {
     pub fn new(start: Position<V>) -> Self {
-        Game { start, moves: Vec::new(), history: vec![start], keys: vec![start.key] }
+        Game { start, moves: Vec::new(), current: start, keys: vec![start.key] }
     }
     /// Plays `m` (legal here: not checked again).
     pub fn push(&mut self, m: Move) {
-        let next = self.pos().play(m);
+        self.current = self.current.play(m);
         self.moves.push(m);
-        self.keys.push(next.key);
-        self.history.push(next);
+        self.keys.push(self.current.key);
     }
     /// The keys of the positions from the start, the current one last.
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
     pub fn pos(&self) -> &Position<V> {
-        self.history.last().unwrap_or(&self.start)
+        &self.current
     }
     /// How many times the current position stood before (same side, board, hands, rights).
     pub fn repetitions_of(&self, key: u64) -> usize {
@@ -127,20 +127,20 @@ impl<V: Variant> Game<V> {
         if V::board_end(pos).is_some() {
             return Vec::new();
         }
-        pos.legal_moves().into_iter().filter(|&m| self.refusal(m).is_none()).collect()
+        self.unrefused().collect()
     }
-    /// Whether a move is legal here (stops at the first: the game's end
-    /// is asked after every move a `position` command replays).
-    fn has_legal(&self) -> bool {
-        let pos = self.pos();
-        V::board_end(pos).is_none() && pos.legal_moves().into_iter().any(|m| self.refusal(m).is_none())
+    /// The position's legal moves that the game's rules do not refuse (the
+    /// board's end not asked), lazily: `outcome` stops at the first, as it
+    /// is asked after every move a `position` command replays.
+    fn unrefused(&self) -> impl Iterator<Item = Move> + '_ {
+        self.pos().legal_moves().into_iter().filter(|&m| self.refusal(m).is_none())
     }
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.pos();
         if let Some(o) = V::board_end(pos) {
             return Some(o);
         }
-        if !self.has_legal() {
+        if self.unrefused().next().is_none() {
             return Some(V::no_moves(pos, pos.in_check()));
         }
         if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {

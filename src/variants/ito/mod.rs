@@ -309,6 +309,11 @@ mod tests {
         for m in ["a1a2", "a31a30", "a2a1", "a30a31", "a1a2", "a31a30", "a2a1"] {
             g.play_text(m).unwrap();
         }
+        // The game's keys: the start position stood at plies 0 and 4, and
+        // the list ends with the current position's.
+        let keys = g.keys();
+        assert_eq!((keys.len(), keys[0] == keys[4], keys[7]), (8, true, g.pos().key));
+        assert_eq!(g.repetitions_of(keys[0]), 2);
         // a30a31 would bring back the start position a third time.
         assert!(g.pos().legal_moves().iter().any(|&m| g.pos().move_to_uci(m) == "a30a31"));
         assert!(!AnyGame::legal_moves(&g).contains(&"a30a31".to_string()));
