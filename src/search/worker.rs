@@ -36,6 +36,11 @@ pub struct Worker<'a, V: Evaluator> {
     /// Keys of the game so far (root last) then of the search path.
     pub(super) keys: Vec<u64>,
     root_index: usize,
+    /// The game's keys before the root, sorted, where the repetition rule
+    /// counts a position's occurrences in the whole game (Ito Shogi): a
+    /// lookup instead of a scan of a game of thousands of plies per child.
+    /// Empty in the other variants.
+    game_sorted: Vec<u64>,
     pub nodes: u64,
     pub(super) seldepth: usize,
     pub(super) history: History,
@@ -122,6 +127,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             tm,
             keys: game_keys.to_vec(),
             root_index: game_keys.len().saturating_sub(1),
+            game_sorted: if V::REPETITION_ILLEGAL {
+                let mut before_root = game_keys[..game_keys.len().saturating_sub(1)].to_vec();
+                before_root.sort_unstable();
+                before_root
+            } else {
+                Vec::new()
+            },
             nodes: 0,
             seldepth: 0,
             history: History::new::<V>(),
@@ -171,7 +183,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     fn is_repetition(&self, halfmove: u32) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
-        let limit = if V::REPETITION_ILLEGAL { n } else { (halfmove as usize).min(n) };
+        // Where every repetition counts, the game before the root is looked up below.
+        let limit = if V::REPETITION_ILLEGAL { n - 1 - self.root_index } else { (halfmove as usize).min(n) };
         let mut count = 0;
         let mut i = n - 1;
         while i >= 2 && n - 1 - (i - 2) <= limit {
@@ -186,7 +199,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 }
             }
         }
-        false
+        V::REPETITION_ILLEGAL && self.game_count(key) >= 2
+    }
+
+    /// How often `key` occurs in the game before the root (Ito Shogi only).
+    fn game_count(&self, key: u64) -> usize {
+        let first = self.game_sorted.partition_point(|&k| k < key);
+        self.game_sorted[first..].iter().take_while(|&&k| k == key).count()
     }
 
     /// The position after `m` if the move is legal, the game's repetition
@@ -201,7 +220,10 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     ) -> Option<Position<V>> {
         let child = pos.play_legal(m, ctx)?;
         self.tt.prefetch(child.key);
-        if V::REPETITION_ILLEGAL && self.keys.iter().filter(|&&k| k == child.key).count() >= 2 {
+        if V::REPETITION_ILLEGAL
+            && self.game_count(child.key) + self.keys[self.root_index..].iter().filter(|&&k| k == child.key).count()
+                >= 2
+        {
             return None;
         }
         Some(child)
@@ -576,5 +598,68 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             pawns_kings |= pos.by_type[V::KING as usize];
         }
         (us & !pawns_kings).any() || pos.hand_count(pos.side) > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::variants::ito::ItoShogi;
+
+    /// The search's children follow Ito Shogi's rule that a position may not
+    /// occur a third time, counting the game before the root and the path.
+    #[test]
+    fn ito_children_refuse_a_third_occurrence() {
+        let mut g = Game::<ItoShogi>::default();
+        for m in ["a1a2", "a31a30", "a2a1", "a30a31", "a1a2", "a31a30", "a2a1"] {
+            g.play_text(m).unwrap();
+        }
+        let (shared, tt, limits) = (Shared::new(false), TranspositionTable::new(1), Limits::depth(1));
+        let tm = TimeManager::new(&limits, 0, 30);
+        let mv =
+            |p: &Position<ItoShogi>, uci: &str| *p.legal_moves().iter().find(|&&m| p.move_to_uci(m) == uci).unwrap();
+        // At the root: the start position stood twice before it.
+        let root = *g.pos();
+        let w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g.keys(), Vec::new());
+        let ctx = root.legal_ctx();
+        assert!(w.child(&root, mv(&root, "a30a31"), &ctx).is_none());
+        assert!(w.child(&root, mv(&root, "a30a29"), &ctx).is_some());
+        // Once before the root (ply 0) and once in the search path (the
+        // path a30a31 a1a2 a31a30 a2a1 from the position after three moves).
+        let mut g3 = Game::<ItoShogi>::default();
+        for m in ["a1a2", "a31a30", "a2a1"] {
+            g3.play_text(m).unwrap();
+        }
+        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g3.keys(), Vec::new());
+        let mut p = *g3.pos();
+        for m in ["a30a31", "a1a2", "a31a30", "a2a1"] {
+            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
+            w.keys.push(p.key);
+        }
+        assert_eq!(p.key, root.key);
+        assert!(w.child(&p, mv(&p, "a30a31"), &p.legal_ctx()).is_none());
+        assert!(w.child(&p, mv(&p, "a30a29"), &p.legal_ctx()).is_some());
+        // A repetition: a position of the path, the root included, once;
+        // one of the game before the root twice (the game after six moves,
+        // then a2a1 and a30a31: the start position stood at plies 0 and 4).
+        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g3.keys(), Vec::new());
+        let mut p = *g3.pos();
+        for (m, repeats) in [("a30a31", false), ("a1a2", false), ("a31a30", false), ("a2a1", true)] {
+            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
+            w.keys.push(p.key);
+            assert_eq!(w.is_repetition(0), repeats, "{m}");
+        }
+        let mut g6 = Game::<ItoShogi>::default();
+        for m in ["a1a2", "a31a30", "a2a1", "a30a31", "a1a2", "a31a30"] {
+            g6.play_text(m).unwrap();
+        }
+        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g6.keys(), Vec::new());
+        let mut p = *g6.pos();
+        for (m, repeats) in [("a2a1", false), ("a30a31", true)] {
+            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
+            w.keys.push(p.key);
+            assert_eq!(w.is_repetition(0), repeats, "{m}");
+        }
     }
 }
