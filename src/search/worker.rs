@@ -179,11 +179,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Whether the current position (last key) repeats one since the last
-    /// irreversible move: inside the search path once, or twice before the root.
+    /// irreversible move: inside the search path once, or twice before the
+    /// root. Where a third occurrence is illegal (Ito Shogi), `child` never
+    /// makes a position that stood twice before the root, so only the path
+    /// is scanned.
     fn is_repetition(&self, halfmove: u32) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
-        // Where every repetition counts, the game before the root is looked up below.
         let limit = if V::REPETITION_ILLEGAL { n - 1 - self.root_index } else { (halfmove as usize).min(n) };
         let mut count = 0;
         let mut i = n - 1;
@@ -199,7 +201,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 }
             }
         }
-        V::REPETITION_ILLEGAL && self.game_count(key) >= 2
+        false
     }
 
     /// How often `key` occurs in the game before the root (Ito Shogi only).
@@ -617,49 +619,43 @@ mod tests {
         }
         let (shared, tt, limits) = (Shared::new(false), TranspositionTable::new(1), Limits::depth(1));
         let tm = TimeManager::new(&limits, 0, 30);
-        let mv =
-            |p: &Position<ItoShogi>, uci: &str| *p.legal_moves().iter().find(|&&m| p.move_to_uci(m) == uci).unwrap();
+        let child = |w: &Worker<ItoShogi>, p: &Position<ItoShogi>, uci: &str| {
+            w.child(p, p.parse_uci_move(uci).unwrap(), &p.legal_ctx())
+        };
         // At the root: the start position stood twice before it.
         let root = *g.pos();
         let w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g.keys(), Vec::new());
-        let ctx = root.legal_ctx();
-        assert!(w.child(&root, mv(&root, "a30a31"), &ctx).is_none());
-        assert!(w.child(&root, mv(&root, "a30a29"), &ctx).is_some());
-        // Once before the root (ply 0) and once in the search path (the
-        // path a30a31 a1a2 a31a30 a2a1 from the position after three moves).
+        assert!(child(&w, &root, "a30a31").is_none());
+        assert!(child(&w, &root, "a30a29").is_some());
+        // From the position after three moves, the path a30a31 a1a2 a31a30
+        // a2a1: each position stood once before the root; the last is the
+        // root again, a repetition in the path. Its child a30a31 brings back
+        // the start position, once before the root and once in the path.
         let mut g3 = Game::<ItoShogi>::default();
         for m in ["a1a2", "a31a30", "a2a1"] {
             g3.play_text(m).unwrap();
         }
         let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g3.keys(), Vec::new());
         let mut p = *g3.pos();
-        for m in ["a30a31", "a1a2", "a31a30", "a2a1"] {
-            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
-            w.keys.push(p.key);
-        }
-        assert_eq!(p.key, root.key);
-        assert!(w.child(&p, mv(&p, "a30a31"), &p.legal_ctx()).is_none());
-        assert!(w.child(&p, mv(&p, "a30a29"), &p.legal_ctx()).is_some());
-        // A repetition: a position of the path, the root included, once;
-        // one of the game before the root twice (the game after six moves,
-        // then a2a1 and a30a31: the start position stood at plies 0 and 4).
-        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g3.keys(), Vec::new());
-        let mut p = *g3.pos();
         for (m, repeats) in [("a30a31", false), ("a1a2", false), ("a31a30", false), ("a2a1", true)] {
-            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
+            p = child(&w, &p, m).unwrap();
             w.keys.push(p.key);
             assert_eq!(w.is_repetition(0), repeats, "{m}");
         }
+        assert_eq!(p.key, root.key);
+        assert!(child(&w, &p, "a30a31").is_none());
+        assert!(child(&w, &p, "a30a29").is_some());
+        // A position that stood twice before the root is never made (the
+        // game after six moves, then a2a1: a30a31 would bring back the start
+        // position of plies 0 and 4), so `is_repetition` need not count them.
         let mut g6 = Game::<ItoShogi>::default();
         for m in ["a1a2", "a31a30", "a2a1", "a30a31", "a1a2", "a31a30"] {
             g6.play_text(m).unwrap();
         }
         let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g6.keys(), Vec::new());
-        let mut p = *g6.pos();
-        for (m, repeats) in [("a2a1", false), ("a30a31", true)] {
-            p = p.play_legal(mv(&p, m), &p.legal_ctx()).unwrap();
-            w.keys.push(p.key);
-            assert_eq!(w.is_repetition(0), repeats, "{m}");
-        }
+        let p = child(&w, g6.pos(), "a2a1").unwrap();
+        w.keys.push(p.key);
+        assert!(!w.is_repetition(0));
+        assert!(child(&w, &p, "a30a31").is_none());
     }
 }
