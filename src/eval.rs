@@ -802,7 +802,7 @@ mod tests {
         for name in crate::registry::VARIANTS {
             let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
             let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
-            let fitted = ["chess", "historia-sako", "iago-b", "ita", "etcetera"];
+            let fitted = ["chess", "historia-sako", "iago-b", "iago-c", "ita", "etcetera"];
             assert_eq!(builtin, fitted.contains(name), "{name}");
         }
     }

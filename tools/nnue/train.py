@@ -2,13 +2,13 @@
 """Trains calvin's NNUE, (F -> H) x 2 -> 1, on feature files and writes the quantized net.
 
     train.py --features A.ft [B.ft ...] --out NET [--hidden 256] [--epochs 20]
-             [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--seed 1]
+             [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--score-scale 1] [--seed 1]
              [--threads 2] [--resume] [--max-positions N] [--no-factorise]
              [--on-top A.eval [B.eval ...]]
 
 Float network: acc_p = b1 + sum_{f in features of perspective p} W[f]   (W [F, H], shared)
                out   = [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] . w2 + b2,   eval_cp = 400 out
-Loss: mean (sigmoid(out) - target)^2, target = (1 - wdl) sigmoid(score / 400) + wdl r,
+Loss: mean (sigmoid(out) - target)^2, target = (1 - wdl) sigmoid(scale score / 400) + wdl r,
 r the game result from the side to move's view. Formats: README.md and nnue_io.py.
 With --on-top (one file per feature file: `calvin datagen eval`, the engine's static
 evaluation of each position, White's view), out = formula / 400 + net: the net learns what
@@ -215,6 +215,8 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--lr-end", type=float, default=1e-5, help="cosine decay to this at the last step")
     ap.add_argument("--wdl", type=float, default=0.25, help="weight of the game result in the target")
+    ap.add_argument("--score-scale", type=float, default=1.0,
+                    help="multiplies the files' scores (a teacher's centipawns onto the engine's scale)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--resume", action="store_true", help="continue from OUT.ckpt")
@@ -242,7 +244,7 @@ def main():
         flush=True,
     )
     r = nnue_io.stm_result(stm, result)
-    base = nnue_io.sigmoid(score.astype(np.float32) / nnue_io.SCALE).astype(np.float32)
+    base = nnue_io.sigmoid(score.astype(np.float32) * args.score_scale / nnue_io.SCALE).astype(np.float32)
     target = ((1 - args.wdl) * base + args.wdl * r).astype(np.float32)
 
     # The validation set is the last positions in file order: whole games

@@ -16,4 +16,7 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoBRules<G, D,
 impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D, X> {
     crate::eval_tables!(crate::geometry::Board8x8);
     const HAND_PCT: i32 = 90;
+    /// Fitted as iago-b's (`tools/train/results/iago-c.json`, `to_weights.py
+    /// ... iago-c PNBRQKMC`). The data and the match: README.
+    const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-c.weights");
 }
