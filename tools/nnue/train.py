@@ -259,7 +259,7 @@ def main():
     baseline = float(np.mean((base[val_idx] - target[val_idx]) ** 2))
     print(
         f"train {ntrain}, validation {nval}; validation loss of the score-only baseline "
-        f"sigmoid(score/400): {baseline:.6f}",
+        f"sigmoid({args.score_scale:g} score/400): {baseline:.6f}",
         flush=True,
     )
     if args.on_top is not None:
