@@ -1,4 +1,4 @@
-//! `tools/train/to_weights.py` writes exactly the built-in chess weights
+//! `tools/train/to_weights.py` writes exactly the built-in weights
 //! from the fit they came from, and the `EvalFile` test files from theirs.
 //! Skipped, with a note, where `python3` is missing.
 
@@ -36,6 +36,7 @@ fn converter_writes_the_committed_files() {
         ("chess", "PNBRQK"),
         ("historia-sako", "KQRBNEP"),
         ("iago-b", "PNBRQKMC"),
+        ("iago-c", "PNBRQKMC"),
         ("ita", "FSLCRBP"),
         ("etcetera", "KREMGP"),
     ] {
