@@ -129,9 +129,16 @@ impl<V: Evaluator> Worker<'_, V> {
     }
 
     /// After the main thread's iteration at `depth`: whether to stop here
-    /// (mate found as asked, no time for another iteration, a forced move).
+    /// (mate found as asked, the node limit reached, no time for another
+    /// iteration, a forced move).
     fn iteration_ends_search(&self, depth: i32, stability: &Stability) -> bool {
         let best = self.root_moves[0].score;
+        // The shared count lags by up to CLOCK_CHECK_MASK nodes a thread;
+        // this thread's own count is exact.
+        let nodes = self.shared.nodes.load(Ordering::Relaxed).max(self.nodes);
+        if self.limits.nodes.is_some_and(|n| nodes >= n) {
+            return true;
+        }
         if let Some(mate) = self.limits.mate
             && best >= DECISIVE
             && plies_to_end(best) <= 2 * mate
