@@ -133,10 +133,7 @@ impl<V: Evaluator> Worker<'_, V> {
     /// iteration, a forced move).
     fn iteration_ends_search(&self, depth: i32, stability: &Stability) -> bool {
         let best = self.root_moves[0].score;
-        // The shared count lags by up to CLOCK_CHECK_MASK nodes a thread;
-        // this thread's own count is exact.
-        let nodes = self.shared.nodes.load(Ordering::Relaxed).max(self.nodes);
-        if self.limits.nodes.is_some_and(|n| nodes >= n) {
+        if self.node_limit_reached() {
             return true;
         }
         if let Some(mate) = self.limits.mate

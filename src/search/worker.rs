@@ -168,14 +168,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 let timed_out = !self.shared.pondering.load(Ordering::Relaxed) && self.tm.past_hard();
                 // A node limit lets the first iteration finish: a move is
                 // played with the depth, score and PV that chose it.
-                let nodes_out = self.completed_depth >= 1
-                    && self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+                let nodes_out = self.completed_depth >= 1 && self.node_limit_reached();
                 if timed_out || nodes_out {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
         self.shared.stopped()
+    }
+
+    /// Whether the search has used its node limit (if it has one): the
+    /// shared count, which lags by up to CLOCK_CHECK_MASK nodes a thread,
+    /// or this thread's own count, if larger.
+    pub(super) fn node_limit_reached(&self) -> bool {
+        let nodes = self.shared.nodes.load(Ordering::Relaxed).max(self.nodes);
+        self.limits.nodes.is_some_and(|n| nodes >= n)
     }
 
     /// Whether the current position (last key) repeats one since the last
