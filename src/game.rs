@@ -111,11 +111,13 @@ impl<V: Variant> Game<V> {
         None
     }
     pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
+        // One list of legal moves serves both the game-over check and the parse.
         let pos = *self.pos();
-        if let Some(o) = self.outcome() {
+        let legal = pos.legal_moves();
+        if let Some(o) = self.outcome_among(&legal) {
             return Err(MoveError::GameOver { result: o.result_string(), reason: o.reason.clone() });
         }
-        let m = pos.parse_uci_move(text)?;
+        let m = pos.parse_uci_move_among(text, &legal)?;
         if let Some(why) = self.refusal(m) {
             return Err(MoveError::Illegal { text: text.into(), rule: Some(why) });
         }
@@ -130,17 +132,22 @@ impl<V: Variant> Game<V> {
         self.unrefused().collect()
     }
     /// The position's legal moves that the game's rules do not refuse (the
-    /// board's end not asked), lazily: `outcome` stops at the first, as it
-    /// is asked after every move a `position` command replays.
+    /// board's end not asked).
     fn unrefused(&self) -> impl Iterator<Item = Move> + '_ {
         self.pos().legal_moves().into_iter().filter(|&m| self.refusal(m).is_none())
     }
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_among(&self.pos().legal_moves())
+    }
+    /// [`Game::outcome`], given the position's legal moves (`play_text`
+    /// parses the move in the same list: it runs for every move a
+    /// `position` command replays).
+    fn outcome_among(&self, legal: &[Move]) -> Option<Outcome> {
         let pos = self.pos();
         if let Some(o) = V::board_end(pos) {
             return Some(o);
         }
-        if self.unrefused().next().is_none() {
+        if legal.iter().all(|&m| self.refusal(m).is_some()) {
             return Some(V::no_moves(pos, pos.in_check()));
         }
         if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {

@@ -51,7 +51,10 @@ impl<V: Variant> Position<V> {
     /// Finds the legal move written `text`. Errors say whether the text is
     /// not a move at all or not legal here.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveError> {
-        let legal = self.legal_moves();
+        self.parse_uci_move_among(text, &self.legal_moves())
+    }
+    /// [`Position::parse_uci_move`] with the position's legal moves given.
+    pub fn parse_uci_move_among(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
         if let Some(&m) = legal.iter().find(|&&m| V::native_move_text(self, m).is_some_and(|t| t == text)) {
             return Ok(m);
         }
