@@ -5,7 +5,7 @@
 //! `AnyGame` is its object-safe face; everything below it is monomorphised.
 
 use crate::errors::{MoveError, PositionError};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::perft;
 use crate::position::Position;
 use crate::variant::{Outcome, PieceDef, Variant};
@@ -111,9 +111,10 @@ impl<V: Variant> Game<V> {
         None
     }
     pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        // One list of legal moves serves both the game-over check and the parse.
+        // One list of legal moves serves both the game-over check and the
+        // parse; none is made once the board has ended the game.
         let pos = *self.pos();
-        let legal = pos.legal_moves();
+        let legal = if V::board_end(&pos).is_some() { MoveList::new() } else { pos.legal_moves() };
         if let Some(o) = self.outcome_among(&legal) {
             return Err(MoveError::GameOver { result: o.result_string(), reason: o.reason.clone() });
         }
