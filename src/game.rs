@@ -111,11 +111,9 @@ impl<V: Variant> Game<V> {
         None
     }
     pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        // One list of legal moves serves both the game-over check and the
-        // parse; none is made once the board has ended the game.
         let pos = *self.pos();
-        let legal = if V::board_end(&pos).is_some() { MoveList::new() } else { pos.legal_moves() };
-        if let Some(o) = self.outcome_among(&legal) {
+        let (outcome, legal) = self.outcome_and_moves();
+        if let Some(o) = outcome {
             return Err(MoveError::GameOver { result: o.result_string(), reason: o.reason.clone() });
         }
         let m = pos.parse_uci_move_among(text, &legal)?;
@@ -138,23 +136,25 @@ impl<V: Variant> Game<V> {
         self.pos().legal_moves().into_iter().filter(|&m| self.refusal(m).is_none())
     }
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome_among(&self.pos().legal_moves())
+        self.outcome_and_moves().0
     }
-    /// [`Game::outcome`], given the position's legal moves (`play_text`
-    /// parses the move in the same list: it runs for every move a
-    /// `position` command replays).
-    fn outcome_among(&self, legal: &[Move]) -> Option<Outcome> {
+    /// [`Game::outcome`] and the position's legal moves it looked at (none
+    /// once the board has ended the game): `play_text` parses the move in
+    /// the same list, for every move a `position` command replays.
+    fn outcome_and_moves(&self) -> (Option<Outcome>, MoveList) {
         let pos = self.pos();
         if let Some(o) = V::board_end(pos) {
-            return Some(o);
+            return (Some(o), MoveList::new());
         }
-        if legal.iter().all(|&m| self.refusal(m).is_some()) {
-            return Some(V::no_moves(pos, pos.in_check()));
-        }
-        if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
-            return Some(V::repetition(pos));
-        }
-        V::rule_end(pos)
+        let legal = pos.legal_moves();
+        let outcome = if legal.iter().all(|&m| self.refusal(m).is_some()) {
+            Some(V::no_moves(pos, pos.in_check()))
+        } else if V::REPETITION_DRAWS && !V::REPETITION_ILLEGAL && self.repetitions_of(pos.key) >= 3 {
+            Some(V::repetition(pos))
+        } else {
+            V::rule_end(pos)
+        };
+        (outcome, legal)
     }
 }
 
