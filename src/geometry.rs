@@ -2,6 +2,7 @@
 //! its own bitboard width and its own tables (built once, on first use).
 
 use crate::bitboard::Bits;
+use crate::magic::Magics;
 use std::ops::{Index, IndexMut};
 use std::sync::OnceLock;
 
@@ -128,6 +129,19 @@ pub trait Geometry: 'static + Copy + Send + Sync + Default + std::fmt::Debug {
         let blockers = ray & occ;
         if blockers.is_empty() { ray } else { ray ^ t.rays[d][Self::nearest(blockers, d)] }
     }
+    /// Slider attacks along every direction whose bit is set in `dirs`
+    /// (bit `d`: [`DIRS`]`[d]`). The boards of a u64 look them up in magic
+    /// tables; the others scan each ray.
+    #[inline(always)]
+    fn lines(sq: usize, dirs: u8, occ: Self::B) -> Self::B {
+        let mut att = Self::B::ZERO;
+        let mut m = dirs;
+        while m != 0 {
+            att |= Self::ray_attacks(sq, m.trailing_zeros() as usize, occ);
+            m &= m - 1;
+        }
+        att
+    }
     /// `a1`, `j10`, `a31`.
     fn square_name(sq: usize) -> String {
         format!("{}{}", (b'a' + Self::file_of(sq) as u8) as char, Self::rank_of(sq) + 1)
@@ -188,8 +202,53 @@ pub fn build_tables<G: Geometry>() -> GeoTables<G::B> {
     GeoTables { rays, between, files, ranks, all, dark }
 }
 
+/// The orthogonal directions' bits in a `dirs` mask of [`Geometry::lines`].
+pub const ORTH: u8 = 0x0f;
+/// The diagonal directions' bits.
+pub const DIAG: u8 = 0xf0;
+
+/// [`Geometry::lines`] by magic lookups: one for the orthogonal and one for
+/// the diagonal directions, masked to the rays asked for when not all four.
+#[inline(always)]
+fn magic_lines<G: Geometry<B = u64>>(magics: &Magics, sq: usize, dirs: u8, occ: u64) -> u64 {
+    let rays = &G::tables().rays;
+    let part = |set: u8, att: u64| {
+        if set == ORTH || set == DIAG {
+            att
+        } else {
+            let mut m = set;
+            let mut keep = 0;
+            while m != 0 {
+                keep |= rays[m.trailing_zeros() as usize][sq];
+                m &= m - 1;
+            }
+            att & keep
+        }
+    };
+    let mut att = 0;
+    if dirs & ORTH != 0 {
+        att |= part(dirs & ORTH, magics.orth(sq, occ));
+    }
+    if dirs & DIAG != 0 {
+        att |= part(dirs & DIAG, magics.diag(sq, occ));
+    }
+    att
+}
+
 macro_rules! geometry {
+    ($(#[$doc:meta])* $name:ident, u64, $files:expr, $ranks:expr, magic($multipliers:expr)) => {
+        geometry!($(#[$doc])* $name, u64, $files, $ranks, {
+            #[inline(always)]
+            fn lines(sq: usize, dirs: u8, occ: u64) -> u64 {
+                static M: OnceLock<Magics> = OnceLock::new();
+                magic_lines::<$name>(M.get_or_init(|| Magics::build::<$name>(&$multipliers)), sq, dirs, occ)
+            }
+        });
+    };
     ($(#[$doc:meta])* $name:ident, $bits:ty, $files:expr, $ranks:expr) => {
+        geometry!($(#[$doc])* $name, $bits, $files, $ranks, {});
+    };
+    ($(#[$doc:meta])* $name:ident, $bits:ty, $files:expr, $ranks:expr, { $($extra:tt)* }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $name;
@@ -204,6 +263,7 @@ macro_rules! geometry {
                 static T: OnceLock<GeoTables<$bits>> = OnceLock::new();
                 T.get_or_init(build_tables::<$name>)
             }
+            $($extra)*
         }
         const _: () = assert!($files * $ranks <= <$bits>::BITS as usize);
     };
@@ -211,7 +271,7 @@ macro_rules! geometry {
 
 geometry!(
     /// 8x8: chess, IAGO, Historia Ŝako.
-    Board8x8, u64, 8, 8
+    Board8x8, u64, 8, 8, magic(crate::magic::MULTIPLIERS_8X8)
 );
 geometry!(
     /// 10x10: Ita.
@@ -219,7 +279,7 @@ geometry!(
 );
 geometry!(
     /// 7 files x 8 ranks: Etcetera.
-    Board7x8, u64, 7, 8
+    Board7x8, u64, 7, 8, magic(crate::magic::MULTIPLIERS_7X8)
 );
 geometry!(
     /// 1 file x 31 ranks: Ito Shogi.

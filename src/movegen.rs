@@ -3,7 +3,7 @@
 //! otherwise make-and-test.
 
 use crate::bitboard::Bits;
-use crate::geometry::{Geometry, opposite};
+use crate::geometry::{DIAG, Geometry, ORTH, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{CASTLING_GATE_ON_ROOK, NO_SQ, Position};
@@ -100,7 +100,7 @@ impl<V: Variant> Position<V> {
         let mine = self.by_color[color] & occ;
         let mut att = Bb::<V>::ZERO;
         // Unlimited line riders (rook, bishop, queen ...): each line once for all of them.
-        for (group, dirs) in [(tables.orth_riders, 0..4), (tables.diag_riders, 4..8)] {
+        for (group, dirs) in [(tables.orth_riders, ORTH), (tables.diag_riders, DIAG)] {
             if group == 0 {
                 continue;
             }
@@ -112,11 +112,7 @@ impl<V: Variant> Position<V> {
             }
             riders &= mine;
             if riders.any() {
-                let mut lines = Bb::<V>::ZERO;
-                for d in dirs {
-                    lines |= V::G::ray_attacks(sq, d, occ);
-                }
-                att |= lines & riders;
+                att |= V::G::lines(sq, dirs, occ) & riders;
             }
         }
         for t in 1..=tables.n_types {
@@ -131,19 +127,16 @@ impl<V: Variant> Position<V> {
             // The reverse view: the opposite colour's moves from `sq`.
             let pt = &tt.by_color[color ^ 1];
             let mut a = pt.leap_c[sq];
-            if !pt.slide_dirs_c.is_empty() {
-                let (orth, diag) = (tables.orth_riders & (1 << t) != 0, tables.diag_riders & (1 << t) != 0);
-                if !orth && !diag {
-                    a |= slide_targets::<V::G>(sq, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
-                } else {
-                    // Only the lines the groups above did not cover.
-                    for &d in &pt.slide_dirs_c {
-                        if (d < 4 && !orth) || (d >= 4 && !diag) {
-                            let line = V::G::ray_attacks(sq, d, occ);
-                            a |= if pt.limited_c { line & pt.range_mask_c[sq] } else { line };
-                        }
-                    }
-                }
+            // Only the lines the groups above did not cover.
+            let mut dirs = pt.slide_dirs_c;
+            if tables.orth_riders & (1 << t) != 0 {
+                dirs &= !ORTH;
+            }
+            if tables.diag_riders & (1 << t) != 0 {
+                dirs &= !DIAG;
+            }
+            if dirs != 0 {
+                a |= slide_targets::<V::G>(sq, occ, dirs, pt.limited_c, &pt.range_mask_c);
             }
             if tt.exotic {
                 for l in &tt.by_color[color].lame_rev_c[sq] {
@@ -239,15 +232,15 @@ impl<V: Variant> Position<V> {
         let mut quiet = pt.leap_m[from] & empty;
         let mut caps = pt.leap_c[from] & cap_mask;
         let uniform = pt.uniform;
-        if !pt.slide_dirs_c.is_empty() {
-            let s = slide_targets::<V::G>(from, occ, &pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
+        if pt.slide_dirs_c != 0 {
+            let s = slide_targets::<V::G>(from, occ, pt.slide_dirs_c, pt.limited_c, &pt.range_mask_c);
             caps |= s & cap_mask;
             if uniform {
                 quiet |= s & empty;
             }
         }
-        if !uniform && !pt.slide_dirs_m.is_empty() {
-            quiet |= slide_targets::<V::G>(from, occ, &pt.slide_dirs_m, pt.limited_m, &pt.range_mask_m) & empty;
+        if !uniform && pt.slide_dirs_m != 0 {
+            quiet |= slide_targets::<V::G>(from, occ, pt.slide_dirs_m, pt.limited_m, &pt.range_mask_m) & empty;
         }
         if tt.exotic {
             for l in &pt.lame[from] {

@@ -228,9 +228,9 @@ pub struct PieceTable<B> {
     /// Slide ranges per direction (0: none, else the maximum distance).
     pub slide_m: [u32; 8],
     pub slide_c: [u32; 8],
-    /// Directions with a slide (move or capture) and whether any is range-limited.
-    pub slide_dirs_m: Vec<usize>,
-    pub slide_dirs_c: Vec<usize>,
+    /// Directions with a slide (bit `d`: [`DIRS`]`[d]`), moving and capturing.
+    pub slide_dirs_m: u8,
+    pub slide_dirs_c: u8,
     pub range_mask_m: Vec<B>,
     pub range_mask_c: Vec<B>,
     pub limited_m: bool,
@@ -255,8 +255,8 @@ impl<B: Bits> PieceTable<B> {
             leap_c: vec![B::ZERO; n],
             slide_m: [0; 8],
             slide_c: [0; 8],
-            slide_dirs_m: vec![],
-            slide_dirs_c: vec![],
+            slide_dirs_m: 0,
+            slide_dirs_c: 0,
             range_mask_m: vec![B::ZERO; n],
             range_mask_c: vec![B::ZERO; n],
             limited_m: false,
@@ -326,10 +326,10 @@ impl<B: Bits> PieceTable<B> {
         }
         for d in 0..8 {
             if t.slide_m[d] > 0 {
-                t.slide_dirs_m.push(d);
+                t.slide_dirs_m |= 1 << d;
             }
             if t.slide_c[d] > 0 {
-                t.slide_dirs_c.push(d);
+                t.slide_dirs_c |= 1 << d;
             }
         }
         t.limited_m = t.slide_m.iter().any(|&r| r > 0 && r != u32::MAX);
@@ -358,11 +358,8 @@ impl<B: Bits> PieceTable<B> {
 
 /// Slides in the given directions, masked to a range when limited.
 #[inline(always)]
-pub fn slide_targets<G: Geometry>(sq: usize, occ: G::B, dirs: &[usize], limited: bool, mask: &[G::B]) -> G::B {
-    let mut att = G::B::ZERO;
-    for &d in dirs {
-        att |= G::ray_attacks(sq, d, occ);
-    }
+pub fn slide_targets<G: Geometry>(sq: usize, occ: G::B, dirs: u8, limited: bool, mask: &[G::B]) -> G::B {
+    let att = G::lines(sq, dirs, occ);
     if limited { att & mask[sq] } else { att }
 }
 
@@ -439,7 +436,7 @@ mod tests {
     fn limited_rook() {
         let c = parse_betza("R6").unwrap();
         let t = PieceTable::<u128>::build::<Board10x10>(&c, 0, None);
-        let att = slide_targets::<Board10x10>(0, 0, &t.slide_dirs_c, t.limited_c, &t.range_mask_c);
+        let att = slide_targets::<Board10x10>(0, 0, t.slide_dirs_c, t.limited_c, &t.range_mask_c);
         assert_eq!(att.count(), 12);
     }
 
