@@ -19,6 +19,7 @@ pub mod piece;
 pub mod position;
 pub mod protocol;
 pub mod registry;
+pub mod rng;
 pub mod runner;
 pub mod score;
 pub mod search;

@@ -7,6 +7,7 @@
 
 use crate::bitboard::Bits;
 use crate::geometry::Geometry;
+use crate::rng::SplitMix64;
 
 /// Board8x8's multipliers: the orthogonal slides' of every square, then the diagonal ones'.
 pub const MULTIPLIERS_8X8: [u64; 128] = [
@@ -297,7 +298,7 @@ impl Magics {
     /// fitting (a few milliseconds each).
     pub fn build<G: Geometry<B = u64>>(known: &[u64]) -> Self {
         let mut m = Magics { orth: Vec::new(), diag: Vec::new(), table: Vec::new(), searched: 0 };
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
         for sq in 0..G::SQUARES {
             let e = m.add::<G>(sq, 0..4, known.get(sq).copied(), &mut rng);
             m.orth.push(e);
@@ -318,7 +319,7 @@ impl Magics {
         sq: usize,
         dirs: std::ops::Range<usize>,
         known: Option<u64>,
-        rng: &mut XorShift,
+        rng: &mut SplitMix64,
     ) -> Entry {
         let rays = &G::tables().rays;
         // The squares whose occupancy matters: each ray but its last square.
@@ -352,7 +353,7 @@ impl Magics {
                         self.searched += 1;
                         searching = true;
                     }
-                    rng.next() & rng.next() & rng.next()
+                    rng.next_u64() & rng.next_u64() & rng.next_u64()
                 }
             };
             let entry = Entry { mask, magic, shift, offset: 0 };
@@ -379,18 +380,6 @@ impl Magics {
     }
 }
 
-/// A small deterministic generator for the multiplier search.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,11 +390,11 @@ mod tests {
         let m = Magics::build::<G>(known);
         assert_eq!(m.searched, 0, "{}: every given multiplier fits", G::NAME);
         assert_eq!(m.multipliers(), known);
-        let mut rng = XorShift(7);
+        let mut rng = SplitMix64::new(7);
         let all = G::tables().all;
         for sq in 0..G::SQUARES {
             for _ in 0..200 {
-                let occ = rng.next() & rng.next() & all;
+                let occ = rng.next_u64() & rng.next_u64() & all;
                 let orth = (0..4).fold(0, |a, d| a | G::ray_attacks(sq, d, occ));
                 let diag = (4..8).fold(0, |a, d| a | G::ray_attacks(sq, d, occ));
                 assert_eq!(m.orth(sq, occ), orth, "{} orth {sq} {occ:#x}", G::NAME);

@@ -8,7 +8,7 @@
 
 use calvin::game::AnyGame;
 use calvin::registry::{RuleOption, RuleOptions, VARIANTS, new_game_with_rules};
-use calvin::runner::openings::SplitMix64;
+use calvin::rng::SplitMix64;
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@ use crate::engine_game::EngineGame;
 use crate::game::Game;
 use crate::moves::{Kind, Move};
 use crate::position::Position;
-use crate::runner::openings::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::search::{DECISIVE, Event, Score, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
