@@ -325,8 +325,6 @@ pub struct TypeTables<B> {
     pub by_color: [PieceTable<B>; 2],
     /// Has lame leaps, riders, hops or igui (the slow parts of generation).
     pub exotic: bool,
-    /// Capture slides for each colour as a direction mask.
-    pub slide_c_mask: [u8; 2],
 }
 
 /// Everything a variant precomputes.
@@ -352,7 +350,6 @@ impl<G: Geometry> VariantTables<G> {
         let empty = TypeTables {
             by_color: [PieceTable::build::<G>(&[], 0, None), PieceTable::build::<G>(&[], 1, None)],
             exotic: false,
-            slide_c_mask: [0; 2],
         };
         types.push(empty);
         let (mut orth_riders, mut diag_riders, mut grouped_only, mut leapers) = (0u32, 0u32, 0u32, 0u32);
@@ -365,9 +362,6 @@ impl<G: Geometry> VariantTables<G> {
             let by_color = [0, 1].map(|c| PieceTable::build::<G>(&comps, c, V::piece_zone(t, c)));
             let exotic = by_color.iter().any(|p| {
                 p.lame.iter().any(|l| !l.is_empty()) || !p.riders.is_empty() || !p.hops.is_empty() || !p.igui.is_empty()
-            });
-            let slide_c_mask = [0, 1].map(|c| {
-                by_color[c].slide_c.iter().enumerate().fold(0u8, |m, (d, &r)| if r > 0 { m | 1 << d } else { m })
             });
             let unlimited =
                 |dirs: std::ops::Range<usize>| by_color.iter().all(|p| dirs.clone().all(|d| p.slide_c[d] == u32::MAX));
@@ -384,7 +378,7 @@ impl<G: Geometry> VariantTables<G> {
             if covered && !exotic && (orth || diag) {
                 grouped_only |= 1 << t;
             }
-            types.push(TypeTables { by_color, exotic, slide_c_mask });
+            types.push(TypeTables { by_color, exotic });
         }
         VariantTables {
             types,
