@@ -63,8 +63,10 @@ pub struct VariantDesc {
 
 #[derive(Clone)]
 pub struct Game<V: Variant> {
-    pub start: Position<V>,
-    pub moves: Vec<Move>,
+    start: Position<V>,
+    /// The moves played from `start` (only through [`Game::push`], which
+    /// keeps the current position and the keys in step).
+    moves: Vec<Move>,
     /// The position after `moves`.
     current: Position<V>,
     /// The keys of the positions from the start, the current one last:
@@ -88,6 +90,14 @@ impl<V: Variant> Game<V> {
         self.current = self.current.play(m);
         self.moves.push(m);
         self.keys.push(self.current.key);
+    }
+    /// The position the game started from.
+    pub fn start(&self) -> &Position<V> {
+        &self.start
+    }
+    /// The moves played from the start.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
     }
     /// The keys of the positions from the start, the current one last.
     pub fn keys(&self) -> &[u64] {

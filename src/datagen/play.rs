@@ -51,7 +51,7 @@ pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &Transposit
         if let Some(o) = game.outcome() {
             break (End::Rules, Some(o));
         }
-        if game.moves.len() >= cfg.max_plies {
+        if game.moves().len() >= cfg.max_plies {
             break (End::PlyCap, None);
         }
         let (best, score, n) = search::<V>(&game, &limits, tt);
@@ -59,7 +59,7 @@ pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &Transposit
         let pos = *game.pos();
         let Some(best) = best else { break (End::Rules, game.outcome()) };
         if let Some(cp) = trainable(&pos, best, score) {
-            kept.push(Record { score: cp, ply: game.moves.len() as u16, stm: pos.side as u8, fen: pos.fen() });
+            kept.push(Record { score: cp, ply: game.moves().len() as u16, stm: pos.side as u8, fen: pos.fen() });
         }
         let ahead = ahead_side(score, pos.side, cfg.resign_score);
         streak = if ahead.is_some() && ahead == streak.1 { (streak.0 + 1, ahead) } else { (1, ahead) };
@@ -70,7 +70,7 @@ pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &Transposit
         }
         game.push(best);
     };
-    (block(index, end, outcome, game.moves.len(), kept), nodes)
+    (block(index, end, outcome, game.moves().len(), kept), nodes)
 }
 
 /// The start position after `plies` random legal moves; an opening in

@@ -321,7 +321,7 @@ mod tests {
             g.play_text("a30a31").map_err(|e| e.to_string()),
             Err("illegal move 'a30a31': it would repeat a position for the third time".to_string())
         );
-        assert_eq!(g.moves.len(), 7);
+        assert_eq!(g.moves().len(), 7);
         // Any other move is fine, and the game goes on.
         g.play_text("a30a29").unwrap();
         assert_eq!(g.outcome(), None);
