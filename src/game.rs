@@ -91,10 +91,6 @@ impl<V: Variant> Game<V> {
         self.moves.push(m);
         self.keys.push(self.current.key);
     }
-    /// The position the game started from.
-    pub fn start(&self) -> &Position<V> {
-        &self.start
-    }
     /// The moves played from the start.
     pub fn moves(&self) -> &[Move] {
         &self.moves

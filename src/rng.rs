@@ -22,3 +22,19 @@ impl SplitMix64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_sequence() {
+        // SplitMix64's published outputs for seed 0.
+        let mut r = SplitMix64::new(0);
+        assert_eq!(
+            [r.next_u64(), r.next_u64(), r.next_u64()],
+            [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F]
+        );
+        assert_eq!(SplitMix64::new(0).below(10), ((0xE220_A839_7B1D_CDAFu128 * 10) >> 64) as usize);
+    }
+}
