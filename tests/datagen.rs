@@ -1,6 +1,7 @@
 //! `calvin datagen`: tiny runs of every variant read back, continuing a
 //! run (after a clean stop and after a game cut off while written), one
-//! thread is deterministic, settings that differ are refused.
+//! thread is deterministic, settings that differ and a file another run
+//! still writes are refused.
 
 mod common;
 
@@ -101,6 +102,24 @@ fn a_stopped_run_continues_without_duplicates() {
     // Asking for games the file already holds plays none.
     assert_eq!(datagen("ita", 3, &parts, &["--quiet"]).0, 0);
     assert_eq!(std::fs::read(&parts).expect("parts"), std::fs::read(&whole).expect("whole"));
+}
+
+#[test]
+fn a_file_another_run_writes_is_refused() {
+    let out = temp("locked.bin");
+    assert_eq!(datagen("chess", 1, &out, &["--quiet"]).0, 0);
+    let before = std::fs::read(&out).expect("file");
+    // A run still writing holds the lock, as this handle does.
+    let holder = std::fs::OpenOptions::new().append(true).open(&out).expect("open");
+    holder.lock().expect("lock");
+    let (code, err) = datagen("chess", 2, &out, &["--quiet"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is being written by another datagen run"), "{err}");
+    assert_eq!(std::fs::read(&out).expect("file"), before);
+    // Once it has ended, the run continues the file.
+    drop(holder);
+    assert_eq!(datagen("chess", 2, &out, &["--quiet"]).0, 0);
+    assert_eq!(read(&out).games.len(), 2);
 }
 
 #[test]

@@ -78,18 +78,24 @@ pub fn run(cfg: &RunConfig) -> Result<Summary, String> {
 
 /// Opens the output for appending: a new file gets the header; an existing
 /// one must have been written with the same settings, loses a game cut off
-/// at its end, and tells which games it holds.
+/// at its end, and tells which games it holds. The run holds an exclusive
+/// lock on the file until it ends (released by the system if it is
+/// killed): a second run on the same file would play the same games and
+/// append them twice, so it is refused.
 fn open_output(cfg: &RunConfig) -> Result<(File, Vec<u32>, u64), String> {
     let path = cfg.out.display();
     let header = cfg.header();
+    let mut file =
+        OpenOptions::new().create(true).append(true).open(&cfg.out).map_err(|e| format!("cannot open {path}: {e}"))?;
+    file.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => format!("{path} is being written by another datagen run"),
+        std::fs::TryLockError::Error(e) => format!("cannot lock {path}: {e}"),
+    })?;
     let existing = match std::fs::read(&cfg.out) {
         Ok(bytes) if !bytes.is_empty() => Some(bytes),
         Ok(_) => None,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("cannot read {path}: {e}")),
     };
-    let mut file =
-        OpenOptions::new().create(true).append(true).open(&cfg.out).map_err(|e| format!("cannot open {path}: {e}"))?;
     let Some(bytes) = existing else {
         file.write_all(&header.encode()).map_err(|e| format!("cannot write {path}: {e}"))?;
         return Ok((file, Vec::new(), 0));
