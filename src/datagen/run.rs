@@ -8,7 +8,7 @@ use crate::registry::{RuleOptions, VariantId, VariantVisitor};
 use crate::tt::TranspositionTable;
 use crate::variants::EngineVariant;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -85,21 +85,23 @@ pub fn run(cfg: &RunConfig) -> Result<Summary, String> {
 fn open_output(cfg: &RunConfig) -> Result<(File, Vec<u32>, u64), String> {
     let path = cfg.out.display();
     let header = cfg.header();
-    let mut file =
-        OpenOptions::new().create(true).append(true).open(&cfg.out).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(&cfg.out)
+        .map_err(|e| format!("cannot open {path}: {e}"))?;
     file.try_lock().map_err(|e| match e {
         std::fs::TryLockError::WouldBlock => format!("{path} is being written by another datagen run"),
         std::fs::TryLockError::Error(e) => format!("cannot lock {path}: {e}"),
     })?;
-    let existing = match std::fs::read(&cfg.out) {
-        Ok(bytes) if !bytes.is_empty() => Some(bytes),
-        Ok(_) => None,
-        Err(e) => return Err(format!("cannot read {path}: {e}")),
-    };
-    let Some(bytes) = existing else {
+    // Read through the locked handle (appending moves only the writes to the end).
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.is_empty() {
         file.write_all(&header.encode()).map_err(|e| format!("cannot write {path}: {e}"))?;
         return Ok((file, Vec::new(), 0));
-    };
+    }
     let data = format::parse(&bytes).map_err(|e| format!("{path}: {e}"))?;
     if data.header != header {
         return Err(format!(
