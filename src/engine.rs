@@ -161,9 +161,11 @@ impl Engine {
         };
         if let Some(choice) = every {
             for name in VARIANTS {
-                if let Some(g) = new_game_with(name, &RuleOptions::default()) {
-                    // Without a file nothing can fail to fit.
-                    let _ = g.set_weights(choice);
+                for rules in RuleOptions::each_table() {
+                    if let Some(g) = new_game_with(name, &rules) {
+                        // Without a file nothing can fail to fit.
+                        let _ = g.set_weights(choice);
+                    }
                 }
             }
             self.tt.clear();

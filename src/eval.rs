@@ -371,16 +371,27 @@ pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
 
 /// Writes a variant's `eval_tables()` with its own static (a static inside
 /// a generic function would be shared by every variant). A generic impl
-/// (IAGO's and Ita's rule options) shares one static among its types: its
-/// `pst` and `WEIGHTS` must not depend on the type parameters. `EvalFile`
-/// loads through the current game's type, which swaps the shared table
-/// for all of them (the piece letters are checked against that type's).
+/// (Ita's rule options) shares one static among its types: its `pst`,
+/// `WEIGHTS` and `NET` must not depend on the type parameters, and
+/// `EvalFile` loads through the current game's type, which swaps the shared
+/// table for all of them (the piece letters are checked against that
+/// type's). Where a parameter changes the pieces (IAGO's `X`, the Amazon),
+/// `eval_tables!(G, key)` keeps a static per value of `key`
+/// ([`crate::registry::RuleOptions::each_table`] reaches both).
 #[macro_export]
 macro_rules! eval_tables {
     ($g:ty) => {
         fn eval_tables() -> &'static $crate::eval::EvalTables<$g> {
             static T: std::sync::OnceLock<$crate::eval::EvalTables<$g>> = std::sync::OnceLock::new();
             T.get_or_init($crate::eval::EvalTables::build::<Self>)
+        }
+    };
+    // One static per value of `$key`, as `variant_tables!`'s.
+    ($g:ty, $key:expr) => {
+        fn eval_tables() -> &'static $crate::eval::EvalTables<$g> {
+            static T: [std::sync::OnceLock<$crate::eval::EvalTables<$g>>; 2] =
+                [const { std::sync::OnceLock::new() }; 2];
+            T[usize::from($key)].get_or_init($crate::eval::EvalTables::build::<Self>)
         }
     };
 }

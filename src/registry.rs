@@ -210,6 +210,15 @@ impl Default for RuleOptions {
     }
 }
 
+impl RuleOptions {
+    /// Rule options that reach every set of tables a variant keeps (see
+    /// `eval_tables!`): the rulings, and IAGO's other rules (the Amazon's
+    /// piece type; `IagoNotation` alone selects them).
+    pub fn each_table() -> [RuleOptions; 2] {
+        [RuleOptions::default(), RuleOptions { iago_notation: true, ..RuleOptions::default() }]
+    }
+}
+
 /// The letters of `IagoReserve`, in the order its value is written: Queen,
 /// Marshall, Cardinal, Amazon (Empress).
 pub const RESERVE_LETTERS: [char; 4] = ['Q', 'M', 'C', 'A'];

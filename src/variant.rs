@@ -402,6 +402,16 @@ macro_rules! variant_tables {
             T.get_or_init($crate::variant::VariantTables::build::<Self>)
         }
     };
+    // A generic impl whose parameters change the pieces: one static per
+    // value of `$key` (a `bool` of the impl's const parameters), as the one
+    // static of a generic impl would serve every instance.
+    ($g:ty, $key:expr) => {
+        fn tables() -> &'static $crate::variant::VariantTables<$g> {
+            static T: [std::sync::OnceLock<$crate::variant::VariantTables<$g>>; 2] =
+                [const { std::sync::OnceLock::new() }; 2];
+            T[usize::from($key)].get_or_init($crate::variant::VariantTables::build::<Self>)
+        }
+    };
 }
 
 #[cfg(test)]

@@ -88,7 +88,8 @@ macro_rules! iago_variant {
             const EN_PASSANT: bool = true;
             const GATING: bool = GATING;
             const STALEMATE_DRAWS: bool = true;
-            crate::variant_tables!(Board8x8);
+            // Its own tables for the Amazon of `X`.
+            crate::variant_tables!(Board8x8, X);
 
             fn start_fen(word: u32) -> &'static str {
                 if X { rules::start_fen($class, word) } else { $fen }
