@@ -614,9 +614,9 @@ mod tests {
     #[test]
     fn start_is_balanced_and_material_counts() {
         let p = Position::<Chess>::startpos();
-        assert_eq!(Chess::evaluate(&p), 10);
+        assert_eq!(formula_eval(&p), 10);
         let q = Position::<Chess>::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        assert!(Chess::evaluate(&q) > 900);
+        assert!(formula_eval(&q) > 900);
     }
 
     /// `color`'s score from what `f` adds with chess's weights.
@@ -758,7 +758,7 @@ mod tests {
         let w = Chess::EVAL_WEIGHTS.columns();
         let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
         assert_eq!(dot, material + 10 - 76 + 25 - 400 - 26);
-        assert_eq!(dot, Chess::evaluate(&p));
+        assert_eq!(dot, formula_eval(&p));
     }
 
     /// The built-in chess weights are the table `tuned.rs` held before
