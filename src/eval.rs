@@ -381,10 +381,7 @@ pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
 #[macro_export]
 macro_rules! eval_tables {
     ($g:ty) => {
-        fn eval_tables() -> &'static $crate::eval::EvalTables<$g> {
-            static T: std::sync::OnceLock<$crate::eval::EvalTables<$g>> = std::sync::OnceLock::new();
-            T.get_or_init($crate::eval::EvalTables::build::<Self>)
-        }
+        $crate::eval_tables!($g, false);
     };
     // One static per value of `$key`, as `variant_tables!`'s.
     ($g:ty, $key:expr) => {

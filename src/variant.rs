@@ -397,10 +397,7 @@ impl<G: Geometry> VariantTables<G> {
 #[macro_export]
 macro_rules! variant_tables {
     ($g:ty) => {
-        fn tables() -> &'static $crate::variant::VariantTables<$g> {
-            static T: std::sync::OnceLock<$crate::variant::VariantTables<$g>> = std::sync::OnceLock::new();
-            T.get_or_init($crate::variant::VariantTables::build::<Self>)
-        }
+        $crate::variant_tables!($g, false);
     };
     // A generic impl whose parameters change the pieces: one static per
     // value of `$key` (a `bool` of the impl's const parameters), as the one

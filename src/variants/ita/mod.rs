@@ -116,18 +116,8 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
     const PIECES: &'static [PieceDef] = if REPLACEMENT { &PIECES_REPLACEMENT } else { &PIECES };
     const REPETITION_DRAWS: bool = false;
 
-    /// One static per Leaper mode: the generic impl would otherwise share one
-    /// table between both (the goal option does not change the tables).
-    fn tables() -> &'static crate::variant::VariantTables<Board10x10> {
-        use crate::variant::VariantTables;
-        if REPLACEMENT {
-            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
-            T.get_or_init(VariantTables::build::<ItaRules<true, false>>)
-        } else {
-            static T: OnceLock<VariantTables<Board10x10>> = OnceLock::new();
-            T.get_or_init(VariantTables::build::<ItaRules<false, false>>)
-        }
-    }
+    // One table per Leaper mode (the goal option does not change them).
+    crate::variant_tables!(Board10x10, REPLACEMENT);
 
     /// The Flag abilities: a forward capture (`c`), diagonal steps (`a`) and
     /// diagonal captures (`a` and `c` together).
