@@ -1,6 +1,6 @@
 //! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
-//! so it counts a little less than on the board. Iago-c has a network on
-//! top of its fitted formula.
+//! so it counts a little less than on the board. Both IAGO classes have a
+//! network on top of their fitted formula.
 
 use super::{IagoBRules, IagoCRules};
 use crate::eval::Evaluator;
@@ -13,6 +13,9 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoBRules<G, D,
     /// PNBRQKMC`; the Amazon of the `X` rules gets none). The data and the
     /// match: README.
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-b.weights");
+    /// An H32 network trained on top of that formula, as iago-c's (below;
+    /// its data, training and match: README).
+    const NET: &'static [u8] = if X { &[] } else { include_bytes!("../../../weights/iago-b.nn") };
 }
 impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D, X> {
     crate::eval_tables!(crate::geometry::Board8x8, X);
