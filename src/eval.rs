@@ -385,11 +385,7 @@ macro_rules! eval_tables {
     };
     // One static per value of `$key`, as `variant_tables!`'s.
     ($g:ty, $key:expr) => {
-        fn eval_tables() -> &'static $crate::eval::EvalTables<$g> {
-            static T: [std::sync::OnceLock<$crate::eval::EvalTables<$g>>; 2] =
-                [const { std::sync::OnceLock::new() }; 2];
-            T[usize::from($key)].get_or_init($crate::eval::EvalTables::build::<Self>)
-        }
+        $crate::keyed_tables!(eval_tables, $crate::eval::EvalTables<$g>, $key);
     };
 }
 

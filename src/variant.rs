@@ -403,10 +403,20 @@ macro_rules! variant_tables {
     // value of `$key` (a `bool` of the impl's const parameters), as the one
     // static of a generic impl would serve every instance.
     ($g:ty, $key:expr) => {
-        fn tables() -> &'static $crate::variant::VariantTables<$g> {
-            static T: [std::sync::OnceLock<$crate::variant::VariantTables<$g>>; 2] =
-                [const { std::sync::OnceLock::new() }; 2];
-            T[usize::from($key)].get_or_init($crate::variant::VariantTables::build::<Self>)
+        $crate::keyed_tables!(tables, $crate::variant::VariantTables<$g>, $key);
+    };
+}
+
+/// Writes `fn $name() -> &'static $t`, built once by `$t::build::<Self>`
+/// into one static per value of `$key` (a `bool`): the body of
+/// [`variant_tables!`] and [`crate::eval_tables!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! keyed_tables {
+    ($name:ident, $t:ty, $key:expr) => {
+        fn $name() -> &'static $t {
+            static T: [std::sync::OnceLock<$t>; 2] = [const { std::sync::OnceLock::new() }; 2];
+            T[usize::from($key)].get_or_init(<$t>::build::<Self>)
         }
     };
 }

@@ -93,22 +93,25 @@ fn the_amazon_moves_as_queen_and_knight() {
 /// The rulings' types and the Amazon's (`X`) keep tables of their own (the
 /// one static of a generic impl would serve both, built by whichever came
 /// first): in this order the Amazon had no moves and its evaluation read
-/// the rulings' network (a panic); in the other the rulings lost iago-c's
+/// the rulings' network (a panic); in the other the rulings lost their
 /// network. Both are checked, so one of them fails whichever order the
 /// other tests built them in.
 #[test]
 fn the_rulings_and_the_amazon_keep_their_own_tables() {
-    let rulings = new_game_with("iago-c", &RuleOptions::default()).unwrap();
-    assert_eq!(rulings.perft(2), 9);
-    assert!(rulings.network_eval().is_some(), "iago-c's rulings evaluate with its network");
-    let fen = "4k3/8/8/8/8/8/8/A3K3[] w - - 0 1";
-    let mut amazon = new_game_with("iago-c", &rules(&[(Reserve, "QMCA")])).unwrap();
-    amazon.set_position(Some(fen), &[]).unwrap();
-    assert_eq!(amazon.perft(1), 24);
-    // The network's features know no Amazon: the formula alone, which
-    // counts the Amazon's value.
-    assert!(amazon.network_eval().is_none());
-    assert_eq!(amazon.eval_terms().material, 1250);
+    // Perft 2 of the start: tests/perft/iago-{b,c}.perft.
+    for (variant, perft2) in [("iago-b", 784), ("iago-c", 9)] {
+        let rulings = new_game_with(variant, &RuleOptions::default()).unwrap();
+        assert_eq!(rulings.perft(2), perft2, "{variant}");
+        assert!(rulings.network_eval().is_some(), "{variant}'s rulings evaluate with its network");
+        let fen = "4k3/8/8/8/8/8/8/A3K3[] w - - 0 1";
+        let mut amazon = new_game_with(variant, &rules(&[(Reserve, "QMCA")])).unwrap();
+        amazon.set_position(Some(fen), &[]).unwrap();
+        assert_eq!(amazon.perft(1), 24, "{variant}");
+        // The network's features know no Amazon: the formula alone, which
+        // counts the Amazon's value.
+        assert!(amazon.network_eval().is_none(), "{variant}");
+        assert_eq!(amazon.eval_terms().material, 1250, "{variant}");
+    }
 }
 
 #[test]
