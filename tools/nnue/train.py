@@ -320,7 +320,9 @@ def main():
         save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
 
     if start_epoch >= args.epochs:
-        print(f"nothing to train: checkpoint already at epoch {start_epoch}", flush=True)
+        vloss = evaluate(model, feat, stm, offset, target, val_idx)
+        print(f"nothing to train: checkpoint already at epoch {start_epoch}; its validation loss "
+              f"{vloss:.6f} (baseline {baseline:.6f})", flush=True)
         save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
     print(f"wrote {args.out} (checkpoint {ckpt_path}), total {time.time() - t0:.1f} s", flush=True)
 
