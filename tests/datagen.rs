@@ -447,7 +447,8 @@ fn features_write_every_position_exactly() {
 /// The Python side of the network (`tools/nnue/check.py`, numpy only)
 /// computes exactly the engine's integer evaluation of every position of a
 /// feature file; and where the trainer's PyTorch is installed
-/// (`tools/nnue/setup.sh`), `train.py` writes a net the engine loads.
+/// (`tools/nnue/setup.sh`), `train.py` writes a net the engine loads and,
+/// resumed with nothing left to train, prints that net's validation loss.
 #[test]
 fn the_python_network_tools_agree_with_the_engine() {
     use calvin::eval::nnue::{Network, feature_count};
@@ -487,16 +488,34 @@ fn the_python_network_tools_agree_with_the_engine() {
         return;
     }
     let trained = temp("trained.nn");
-    let o = Command::new(torch)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue/train.py"))
-        .arg("--features")
-        .arg(&feats)
-        .arg("--out")
-        .arg(&trained)
-        .args(["--hidden", "16", "--epochs", "1", "--batch", "64", "--threads", "1"])
-        .output()
-        .expect("runs");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let train = |extra: &[&str]| {
+        let o = Command::new(&torch)
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue/train.py"))
+            .arg("--features")
+            .arg(&feats)
+            .arg("--out")
+            .arg(&trained)
+            .args(["--hidden", "16", "--epochs", "1", "--batch", "64", "--threads", "1"])
+            .args(extra)
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // The number after `key` on the line that holds it.
+    let after = |out: &str, key: &str| -> String {
+        let line = out.lines().find(|l| l.contains(key)).unwrap_or_else(|| panic!("no '{key}' in:\n{out}"));
+        line.split(key).nth(1).and_then(|r| r.split_whitespace().next()).expect("a number").to_string()
+    };
+    let first = train(&[]);
+    let net_bytes = std::fs::read(&trained).expect("the trained net");
     let net = Network::read_file(trained.to_str().expect("utf-8")).expect("the trained net reads");
     assert_eq!((net.variant.as_str(), net.features, net.hidden), ("historia-sako", 1008, 16));
+    // A checkpoint with nothing left to train reports its validation loss:
+    // the last epoch's, on the same files; the net it writes is the same.
+    let resumed = train(&["--resume"]);
+    assert!(resumed.contains("nothing to train"), "{resumed}");
+    let epoch = first.lines().find(|l| l.starts_with("epoch 1/1:")).unwrap_or_else(|| panic!("no epoch in:\n{first}"));
+    assert_eq!(after(&resumed, "its validation loss "), after(epoch, ", validation "));
+    assert_eq!(std::fs::read(&trained).expect("the rewritten net"), net_bytes);
 }

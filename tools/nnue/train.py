@@ -284,6 +284,9 @@ def main():
         else:
             print(f"no {ckpt_path}: starting afresh", flush=True)
 
+    def write_out(path):
+        nnue_io.write_net(path, variant, *model.float_weights(), on_top=args.on_top is not None)
+
     steps = max(1, math.ceil(ntrain / args.batch))
     total_steps = args.epochs * steps
     print(f"net: F {nf} -> H {args.hidden} x 2 -> 1, {nv} virtual features, {steps} steps per epoch, "
@@ -317,13 +320,13 @@ def main():
         ck = dict(model=model.state_dict(), opt=opt.state_dict(), epoch=epoch, F=nf, H=args.hidden, V=nv,
                   variant=variant, args=vars(args))
         save_atomic(lambda p: torch.save(ck, p), ckpt_path)
-        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
+        save_atomic(write_out, args.out)
 
     if start_epoch >= args.epochs:
         vloss = evaluate(model, feat, stm, offset, target, val_idx)
         print(f"nothing to train: checkpoint already at epoch {start_epoch}; its validation loss "
               f"{vloss:.6f} (baseline {baseline:.6f})", flush=True)
-        save_atomic(lambda p: nnue_io.write_net(p, variant, *model.float_weights(), on_top=args.on_top is not None), args.out)
+        save_atomic(write_out, args.out)
     print(f"wrote {args.out} (checkpoint {ckpt_path}), total {time.time() - t0:.1f} s", flush=True)
 
 
