@@ -14,6 +14,11 @@ impl<const R: bool, const G: bool> Evaluator for ItaRules<R, G> {
     /// (`tools/train/results/ita.json`, `to_weights.py ... ita FSLCRBP`).
     /// The data and the match: README.
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/ita.weights");
+    /// An H64 network trained on top of that formula on the default rules'
+    /// games (`tools/nnue/train.py --on-top`; its data, training and match:
+    /// README). The rule options share it: their pieces are the same, and
+    /// the formula under it holds the Flags' terms.
+    const NET: &'static [u8] = include_bytes!("../../../weights/ita.nn");
     fn extra(pos: &Position<Self>) -> i32 {
         let occ = pos.occupied();
         let mut s = [0i32; 2];
