@@ -811,6 +811,17 @@ mod tests {
         }
     }
 
+    /// Every variant plays its default rules with a built-in network on
+    /// top of its formula (Ita's and Etcetera's came last).
+    #[test]
+    fn every_variant_has_a_builtin_network() {
+        for name in crate::registry::VARIANTS {
+            let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
+            let source = g.network_eval().map(|(_, s)| s);
+            assert!(matches!(source, Some(WeightsSource::BuiltIn(_))), "{name}: {source:?}");
+        }
+    }
+
     #[test]
     fn weights_must_fit_the_variant() {
         let chess = Weights::from_bytes(Chess::WEIGHTS).unwrap();

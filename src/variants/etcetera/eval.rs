@@ -14,6 +14,9 @@ impl Evaluator for Etcetera {
     /// (`tools/train/results/etcetera.json`, `to_weights.py ... etcetera
     /// KREMGP`). The data and the match: README.
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/etcetera.weights");
+    /// An H64 network trained on top of that formula
+    /// (`tools/nnue/train.py --on-top`; its data, training and match: README).
+    const NET: &'static [u8] = include_bytes!("../../../weights/etcetera.nn");
     fn extra(pos: &Position<Self>) -> i32 {
         let mut s = [0i32; 2];
         for (c, sc) in s.iter_mut().enumerate() {
