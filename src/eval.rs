@@ -801,24 +801,18 @@ mod tests {
         assert_ne!(formula_eval(&pos), 0);
     }
 
+    /// The fitted variants have built-in weights (Ito Shogi keeps its
+    /// hand-set formula), and every variant's default rules a built-in
+    /// network on top of its formula.
     #[test]
-    fn the_fitted_variants_have_builtin_weights() {
+    fn builtin_weights_and_networks() {
         for name in crate::registry::VARIANTS {
             let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
             let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
             let fitted = ["chess", "historia-sako", "iago-b", "iago-c", "ita", "etcetera"];
             assert_eq!(builtin, fitted.contains(name), "{name}");
-        }
-    }
-
-    /// Every variant plays its default rules with a built-in network on
-    /// top of its formula (Ita's and Etcetera's came last).
-    #[test]
-    fn every_variant_has_a_builtin_network() {
-        for name in crate::registry::VARIANTS {
-            let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
-            let source = g.network_eval().map(|(_, s)| s);
-            assert!(matches!(source, Some(WeightsSource::BuiltIn(_))), "{name}: {source:?}");
+            let net = g.network_eval().map(|(_, s)| s);
+            assert!(matches!(net, Some(WeightsSource::BuiltIn(_))), "{name}: {net:?}");
         }
     }
 
