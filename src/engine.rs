@@ -194,23 +194,31 @@ impl Engine {
     }
 
     /// Runs `set` on a game of `variant` (the current game, or a new one of
-    /// another variant: evaluations are kept per variant) and clears the
-    /// hash; returns what to add for a variant not played now.
+    /// another variant: evaluations are kept per variant), then on each other
+    /// set of tables the variant keeps (IAGO's rule options: the file serves
+    /// them too where it fits), and clears the hash; returns what to add for
+    /// a variant not played now.
     fn set_eval_of(
         &mut self,
         variant: &str,
-        set: impl FnOnce(&dyn EngineGame) -> Result<(), WeightsError>,
+        set: impl Fn(&dyn EngineGame) -> Result<(), WeightsError>,
     ) -> Result<String, WeightsError> {
-        if variant == self.variant() {
+        let current = variant == self.variant();
+        if current {
             set(self.game.as_ref())?;
-            self.tt.clear();
-            return Ok(String::new());
+        } else {
+            let other = new_game_with(variant, &RuleOptions::default())
+                .ok_or_else(|| WeightsError::UnknownVariant(variant.into()))?;
+            set(other.as_ref())?;
         }
-        let other = new_game_with(variant, &RuleOptions::default())
-            .ok_or_else(|| WeightsError::UnknownVariant(variant.into()))?;
-        set(other.as_ref())?;
+        for rules in RuleOptions::each_table() {
+            if let Some(g) = new_game_with(variant, &rules) {
+                // The table the first call set fits; another may not.
+                let _ = set(g.as_ref());
+            }
+        }
         self.tt.clear();
-        Ok(format!(", used when {variant} is played"))
+        Ok(if current { String::new() } else { format!(", used when {variant} is played") })
     }
 
     /// A new table of `mb` MiB; beyond the machine's memory it is refused

@@ -38,6 +38,12 @@ pub trait Evaluator: Variant {
     /// The variant's built-in network: a net file's bytes (`docs/nnue.md`),
     /// included in the binary; empty: none (the formula evaluates).
     const NET: &'static [u8] = &[];
+    /// Piece types a network may not know, each with the type whose
+    /// feature rows it reads instead, `(type, stand-in)`: a network whose
+    /// features cover only the variant's first types (trained on the piece
+    /// set of the rules before an option added a type) is widened when it
+    /// is loaded ([`nnue::Network::fit`]). Empty: a network must know every type.
+    const NET_STAND_INS: &'static [(u8, u8)] = &[];
     /// The variant's evaluation tables (one static per variant: see [`eval_tables!`]).
     fn eval_tables() -> &'static EvalTables<Self::G>;
     /// The piece-square value of a piece of type `t` and colour `color` on
@@ -254,7 +260,7 @@ impl<G: Geometry> EvalTables<G> {
         };
         let pieces = AtomicPtr::new(builtin as *const PieceTables as *mut PieceTables);
         let builtin_net: Option<&'static NetSlot> = (!V::NET.is_empty()).then(|| {
-            match nnue::Network::from_bytes(V::NET).and_then(|n| n.check::<V>().map(|_| n)) {
+            match nnue::Network::from_bytes(V::NET).and_then(|n| n.fit::<V>(V::NET_STAND_INS)) {
                 Ok(net) => {
                     let source = WeightsSource::BuiltIn(format!("network {}", net.shape()));
                     &*Box::leak(Box::new(NetSlot { net, source }))
@@ -342,9 +348,9 @@ pub fn set_weights<V: Evaluator>(choice: WeightsChoice) -> Result<(), WeightsErr
             (Box::leak(Box::new(PieceTables::build::<V>(Some(w), source)?)), None)
         }
         WeightsChoice::Net(n, path) => {
-            n.check::<V>()?;
-            let description = format!("network {}", n.shape());
-            let slot = NetSlot { net: n.clone(), source: WeightsSource::File { path: path.into(), description } };
+            let net = n.fit::<V>(V::NET_STAND_INS)?;
+            let description = format!("network {}", net.shape());
+            let slot = NetSlot { net, source: WeightsSource::File { path: path.into(), description } };
             (tables.pieces(), Some(&*Box::leak(Box::new(slot))))
         }
     };

@@ -93,8 +93,8 @@ fn the_amazon_moves_as_queen_and_knight() {
 /// The rulings' types and the Amazon's (`X`) keep tables of their own (the
 /// one static of a generic impl would serve both, built by whichever came
 /// first): in this order the Amazon had no moves and its evaluation read
-/// the rulings' network (a panic); in the other the rulings lost their
-/// network. Both are checked, so one of them fails whichever order the
+/// the rulings' network (a panic); in the other the rulings' network would
+/// be the widened one. Both are checked, so one of them fails whichever order the
 /// other tests built them in.
 #[test]
 fn the_rulings_and_the_amazon_keep_their_own_tables() {
@@ -102,14 +102,16 @@ fn the_rulings_and_the_amazon_keep_their_own_tables() {
     for (variant, perft2) in [("iago-b", 784), ("iago-c", 9)] {
         let rulings = new_game_with(variant, &RuleOptions::default()).unwrap();
         assert_eq!(rulings.perft(2), perft2, "{variant}");
-        assert!(rulings.network_eval().is_some(), "{variant}'s rulings evaluate with its network");
+        let (_, source) = rulings.network_eval().expect("the rulings' network");
+        assert_eq!(source.to_string(), "built-in (network 1152x32 on top of the formula)", "{variant}");
         let fen = "4k3/8/8/8/8/8/8/A3K3[] w - - 0 1";
         let mut amazon = new_game_with(variant, &rules(&[(Reserve, "QMCA")])).unwrap();
         amazon.set_position(Some(fen), &[]).unwrap();
         assert_eq!(amazon.perft(1), 24, "{variant}");
-        // The network's features know no Amazon: the formula alone, which
-        // counts the Amazon's value.
-        assert!(amazon.network_eval().is_none(), "{variant}");
+        // The network, widened to the Amazon (which reads as a Queen); the
+        // formula counts the Amazon's value.
+        let (_, source) = amazon.network_eval().expect("the widened network");
+        assert_eq!(source.to_string(), "built-in (network 1296x32 on top of the formula, A read as Q)", "{variant}");
         assert_eq!(amazon.eval_terms().material, 1250, "{variant}");
     }
 }

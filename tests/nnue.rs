@@ -4,6 +4,7 @@
 
 use calvin::eval::nnue::{Network, feature_count};
 use calvin::position::Position;
+use calvin::registry::{RuleOption, RuleOptions, new_game_with_rules};
 use calvin::variant::Variant;
 use calvin::variants::chess::Chess;
 use calvin::variants::historia::HistoriaSako;
@@ -95,4 +96,110 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
     assert_eq!(got, expected.iter().collect::<Vec<_>>());
     // After `<none>`, `eval` has no network line.
     assert!(lines.last().is_some_and(|l| l.starts_with("info string weights none")), "{lines:?}");
+}
+
+/// Every value of every IAGO rule option keeps the class's network: `eval`
+/// shows its line. Gating and drops keep the rulings' eight piece types;
+/// the other options add the Amazon, and the network is widened to it
+/// (it reads as a Queen). Where the start position is the rulings' the
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 48 and 49);
+/// a reserve without the Amazon gives the value the rulings give its start
+/// position.
+#[test]
+fn every_iago_rule_option_evaluates_with_the_network() {
+    const RULINGS: &str = "built-in (network 1152x32 on top of the formula)";
+    const WIDENED: &str = "built-in (network 1296x32 on top of the formula, A read as Q)";
+    // The class's own reserve (the rulings) and two others without the Amazon.
+    for (variant, start_eval, own, others) in [("iago-b", 48, "MC", ["QMC", "M"]), ("iago-c", 49, "QMC", ["MC", "M"])] {
+        // (option, value, its default, the network, the start's value if the rulings').
+        let mut cases = vec![
+            ("IagoGating", "false", "true", RULINGS, Some(start_eval)),
+            ("IagoDrops", "false", "true", RULINGS, Some(start_eval)),
+            ("IagoCastlingGates", "true", "false", WIDENED, Some(start_eval)),
+            ("IagoBareKing", "true", "false", WIDENED, Some(start_eval)),
+            ("IagoPromotion", "reserve-only", "equipment", WIDENED, Some(start_eval)),
+            ("IagoPromotion", "fide", "equipment", WIDENED, Some(start_eval)),
+            ("IagoNotation", "iago", "uci", WIDENED, Some(start_eval)),
+            ("IagoReserve", "A", "default", WIDENED, None),
+            ("IagoReserve", "MCA", "default", WIDENED, None),
+            ("IagoReserve", "QMCA", "default", WIDENED, None),
+            ("IagoReserve", own, "default", RULINGS, Some(start_eval)),
+            ("IagoReserve", others[0], "default", WIDENED, None),
+            ("IagoReserve", others[1], "default", WIDENED, None),
+        ];
+        if variant == "iago-b" {
+            cases.push(("IagoReserve", "none", "default", WIDENED, None));
+        }
+        let mut input = format!("setoption name UCI_Variant value {variant}\n");
+        for (option, value, default, _, _) in &cases {
+            input += &format!(
+                "setoption name {option} value {value}\nposition startpos\neval\nsetoption name {option} value {default}\n"
+            );
+        }
+        input += "quit\n";
+        let lines = session(&input);
+        let nets: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string network eval ")).collect();
+        assert_eq!(nets.len(), cases.len(), "{variant}: {lines:?}");
+        for ((option, value, _, source, want), line) in cases.iter().zip(&nets) {
+            let (eval, from) = line["info string network eval ".len()..].split_once(" weights ").unwrap();
+            assert_eq!(from, *source, "{variant} {option} {value}");
+            if let Some(want) = want {
+                assert_eq!(eval, want.to_string(), "{variant} {option} {value}");
+            }
+        }
+        // A reserve without the Amazon: its start position under the rulings.
+        for reserve in others {
+            let i = cases.iter().position(|c| c.0 == "IagoReserve" && c.1 == reserve).unwrap();
+            let mut rules = RuleOptions::default();
+            RuleOption::IagoReserve.apply(&mut rules, reserve).unwrap();
+            let fen = new_game_with_rules(variant, &rules).unwrap().start_fen();
+            let lines =
+                session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\neval\nquit\n"));
+            let rulings = lines.iter().find(|l| l.starts_with("info string network eval ")).unwrap();
+            assert!(rulings.ends_with(RULINGS), "{rulings}");
+            assert_eq!(rulings.replace(RULINGS, WIDENED), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
+        }
+    }
+}
+
+/// `EvalFile` with an IAGO network reaches every rule option: the shipped
+/// eight-type file loaded while chess is played serves iago-b's rulings and,
+/// widened, its other options; a network of the nine types (the Amazon's
+/// own rows) serves the options alone, and the rulings keep theirs.
+#[test]
+fn eval_file_networks_under_the_iago_rule_options() {
+    use calvin::variants::iago::IagoBRules;
+    type IagoBX = IagoBRules<true, true, true>;
+    let dir = std::env::temp_dir().join(format!("calvin-nnue-iago-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let nine = dir.join("nine.nn").to_string_lossy().into_owned();
+    let wide = net::<IagoBX>("iago-b");
+    std::fs::write(&nine, wide.to_bytes()).expect("write");
+    let start = Position::<IagoBX>::from_fen(IagoBX::START_FEN).expect("fen");
+    // The whole evaluation (not on top of the formula).
+    let want = wide.evaluate(&start);
+    let input = format!(
+        "setoption name EvalFile value weights/iago-b.nn\n\
+         setoption name UCI_Variant value iago-b\nsetoption name IagoCastlingGates value true\n\
+         position startpos\neval\nsetoption name IagoCastlingGates value false\nposition startpos\neval\n\
+         setoption name EvalFile value {nine}\nsetoption name IagoNotation value iago\n\
+         setoption name EvalFile value {nine}\nposition startpos\neval\n\
+         setoption name IagoNotation value uci\nposition startpos\neval\nquit\n"
+    );
+    let lines: Vec<String> = session(&input)
+        .into_iter()
+        .filter(|l| !l.starts_with("info string eval ") && !l.starts_with("info string weights"))
+        .filter(|l| !l.starts_with("info string variant"))
+        .collect();
+    let file = "weights file weights/iago-b.nn (network";
+    let expected = [
+        "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x32 on top of the formula), used when iago-b is played".to_string(),
+        format!("info string network eval 48 {file} 1296x32 on top of the formula, A read as Q)"),
+        format!("info string network eval 48 {file} 1152x32 on top of the formula)"),
+        format!("info string error EvalFile {nine}: wrong shape: 1296 features, iago-b has 1152"),
+        format!("info string EvalFile {nine}: iago-b network loaded (1296x32)"),
+        format!("info string network eval {want} weights file {nine} (network 1296x32)"),
+        format!("info string network eval 48 {file} 1152x32 on top of the formula)"),
+    ];
+    assert_eq!(lines, expected);
 }

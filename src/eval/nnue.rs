@@ -91,6 +91,9 @@ pub struct Network {
     /// The network's output is added to the formula's evaluation (trained
     /// on what the formula misses) instead of replacing it.
     pub on_top: bool,
+    /// The piece types the network was widened to ([`Network::fit`]) and
+    /// the types whose rows they read, `A read as Q`; empty: none.
+    pub read_as: String,
     /// `ft_weights[f * hidden..][..hidden]`: feature `f`'s row.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
@@ -131,7 +134,17 @@ impl Network {
         if r.left() > 0 {
             return Err(WeightsError::Trailing(r.left()));
         }
-        Ok(Network { variant, features, hidden, on_top, ft_weights, ft_bias, out_weights, out_bias })
+        Ok(Network {
+            variant,
+            features,
+            hidden,
+            on_top,
+            read_as: String::new(),
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
     }
 
     pub fn read_file(path: &str) -> Result<Network, WeightsError> {
@@ -171,14 +184,26 @@ impl Network {
         let ft_bias = take(hidden);
         let out_weights = take(2 * hidden);
         let out_bias = take(1)[0] as i32 * QA;
-        Network { variant: variant.into(), features, hidden, on_top: false, ft_weights, ft_bias, out_weights, out_bias }
+        Network {
+            variant: variant.into(),
+            features,
+            hidden,
+            on_top: false,
+            read_as: String::new(),
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        }
     }
 
     /// Its shape, `<features>x<hidden>` (what `eval` and `EvalFile` show),
-    /// and `on top of the formula` where it corrects the formula.
+    /// `on top of the formula` where it corrects the formula, and the types
+    /// it was widened to (`A read as Q`).
     pub fn shape(&self) -> String {
         let kind = if self.on_top { " on top of the formula" } else { "" };
-        format!("{}x{}{kind}", self.features, self.hidden)
+        let sep = if self.read_as.is_empty() { "" } else { ", " };
+        format!("{}x{}{kind}{sep}{}", self.features, self.hidden, self.read_as)
     }
 
     /// Whether the network is `V`'s: its name and feature count.
@@ -195,6 +220,52 @@ impl Network {
             )));
         }
         Ok(())
+    }
+
+    /// The network for `V`: itself where its feature count is `V`'s
+    /// ([`Network::check`]); or, where it knows only `V`'s first piece types
+    /// (a piece set that a rule option widens, as IAGO's Amazon), widened
+    /// to all of them: the known types' rows (board and hand) go to their
+    /// places in `V`'s layout, and each other type reads the rows of its
+    /// stand-in, `(type, stand-in)` in `stand_ins` (`Evaluator::NET_STAND_INS`).
+    /// A type without one makes the network `V`'s feature count's error.
+    pub fn fit<V: Variant>(&self, stand_ins: &[(u8, u8)]) -> Result<Network, WeightsError> {
+        let wrong = match self.check::<V>() {
+            Ok(()) => return Ok(self.clone()),
+            Err(e @ WeightsError::WrongShape(_)) => e,
+            Err(e) => return Err(e),
+        };
+        let (n, types) = (V::G::SQUARES, V::PIECES.len());
+        let per_type = 2 * (n + HAND_CAP);
+        let known = self.features / per_type;
+        // The type whose rows each of `V`'s types reads (types from 1).
+        let source = |t: usize| -> Option<usize> {
+            if t <= known {
+                return Some(t);
+            }
+            let s = stand_ins.iter().find(|&&(a, _)| a as usize == t)?.1 as usize;
+            (1..=known).contains(&s).then_some(s)
+        };
+        let widens = self.features.is_multiple_of(per_type) && known < types;
+        let sources: Option<Vec<usize>> = (1..=types).map(source).collect();
+        let Some(sources) = sources.filter(|_| widens) else { return Err(wrong) };
+        let h = self.hidden;
+        let mut ft_weights = vec![0i16; feature_count::<V>() * h];
+        for rel in 0..2 {
+            for (t, &s) in (1..=types).zip(&sources) {
+                // Board rows, then hand rows: `(rel * T + t - 1) * count`, after `2 T N` for the hand.
+                for (base, count) in [(0, n), (2 * n, HAND_CAP)] {
+                    let from = base * known + (rel * known + s - 1) * count;
+                    let to = base * types + (rel * types + t - 1) * count;
+                    ft_weights[to * h..(to + count) * h]
+                        .copy_from_slice(&self.ft_weights[from * h..(from + count) * h]);
+                }
+            }
+        }
+        let read_as: Vec<String> = (known + 1..=types)
+            .map(|t| format!("{} read as {}", V::PIECES[t - 1].letter, V::PIECES[sources[t - 1] - 1].letter))
+            .collect();
+        Ok(Network { features: feature_count::<V>(), ft_weights, read_as: read_as.join(", "), ..self.clone() })
     }
 
     #[inline(always)]

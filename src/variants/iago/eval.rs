@@ -1,9 +1,13 @@
 //! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
 //! so it counts a little less than on the board. Both IAGO classes have a
-//! network on top of their fitted formula.
+//! network on top of their fitted formula, trained on the rulings' eight
+//! piece types; under the other rule options (`X`, whose pieces add the
+//! Amazon) the same network is widened to nine, the Amazon reading the
+//! Queen's rows (`NET_STAND_INS`; why: `docs/nnue.md`).
 
-use super::{IagoBRules, IagoCRules};
+use super::{AMAZON, IagoBRules, IagoCRules};
 use crate::eval::Evaluator;
+use crate::variants::chess::QUEEN;
 
 impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoBRules<G, D, X> {
     crate::eval_tables!(crate::geometry::Board8x8, X);
@@ -15,7 +19,10 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoBRules<G, D,
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-b.weights");
     /// An H32 network trained on top of that formula, as iago-c's (below;
     /// its data, training and match: README).
-    const NET: &'static [u8] = if X { &[] } else { include_bytes!("../../../weights/iago-b.nn") };
+    const NET: &'static [u8] = include_bytes!("../../../weights/iago-b.nn");
+    /// The Amazon (`X` only) reads as a Queen: the network's correction of a
+    /// queen; the formula counts the Amazon's own value and moves.
+    const NET_STAND_INS: &'static [(u8, u8)] = &[(AMAZON, QUEEN)];
 }
 impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D, X> {
     crate::eval_tables!(crate::geometry::Board8x8, X);
@@ -25,7 +32,90 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D,
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-c.weights");
     /// An H32 network trained on top of that formula (`tools/nnue/train.py
     /// --on-top`; its data, training and match: README). Its features are
-    /// the eight types of the rulings: the Amazon of the `X` rules has none,
-    /// and they play with the formula alone.
-    const NET: &'static [u8] = if X { &[] } else { include_bytes!("../../../weights/iago-c.nn") };
+    /// the eight types of the rulings, widened for the `X` rules as iago-b's.
+    const NET: &'static [u8] = include_bytes!("../../../weights/iago-c.nn");
+    const NET_STAND_INS: &'static [(u8, u8)] = &[(AMAZON, QUEEN)];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits;
+    use crate::eval::nnue::{Network, NnueStack, feature_count};
+    use crate::eval::weights::WeightsError;
+    use crate::position::Position;
+    use crate::registry::RuleOptions;
+    use crate::variants::EngineVariant;
+    use crate::variants::iago::IagoB;
+
+    /// Iago-b under rule options other than gating and drops: the Amazon's type.
+    type IagoBX = IagoBRules<true, true, true>;
+
+    /// The rule word of iago-b with `reserve` (bits Q M C A).
+    fn word(reserve: u8) -> u32 {
+        IagoBX::rule_word(&RuleOptions { iago_reserve: Some(reserve), ..RuleOptions::default() })
+    }
+
+    fn shipped() -> Network {
+        Network::from_bytes(<IagoB as Evaluator>::NET).unwrap()
+    }
+
+    #[test]
+    fn the_network_is_widened_to_the_amazon_as_a_queen() {
+        let net = shipped();
+        // 2 sides x 8 types x (64 squares + 8 in hand); with the Amazon 9 types.
+        assert_eq!((net.features, feature_count::<IagoBX>()), (1152, 1296));
+        assert_eq!(net.fit::<IagoB>(IagoB::NET_STAND_INS), Ok(net.clone()));
+        let wide = net.fit::<IagoBX>(IagoBX::NET_STAND_INS).unwrap();
+        assert_eq!(wide.shape(), "1296x32 on top of the formula, A read as Q");
+        assert_eq!(wide.fit::<IagoBX>(&[]), Ok(wide.clone()), "a net of the nine types fits as it is");
+        // Without a stand-in the Amazon has no rows: refused as before.
+        assert_eq!(
+            net.fit::<IagoBX>(&[]).map(|_| ()),
+            Err(WeightsError::WrongShape("1152 features, iago-b has 1296".into()))
+        );
+        // Without an Amazon the widened network is the shipped one.
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R[QMCmc] w - - 4 4";
+        let rulings = Position::<IagoB>::from_fen(fen).unwrap();
+        let amazon_rules = Position::<IagoBX>::from_fen_with(fen, word(0b0111)).unwrap();
+        assert_eq!(wide.evaluate(&amazon_rules), net.evaluate(&rulings));
+        assert_eq!(net.evaluate(&rulings), 6);
+        // An Amazon on g1 and one in Black's reserve read as queens there.
+        let amazons = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR[MCmca] b - - 1 2";
+        let queens = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBQR[MCmcq] b - - 1 2";
+        let a = Position::<IagoBX>::from_fen_with(amazons, word(0b1110)).unwrap();
+        let q = Position::<IagoB>::from_fen(queens).unwrap();
+        assert_eq!(wide.evaluate(&a), net.evaluate(&q));
+        assert_ne!(wide.evaluate(&a), wide.evaluate(&Position::<IagoBX>::from_fen_with(fen, word(0b1111)).unwrap()));
+    }
+
+    /// A game with Amazons dropped, moving, captured and capturing: the
+    /// widened network's incremental value is its value from scratch at
+    /// every ply (and at a sibling of each).
+    #[test]
+    fn the_widened_network_updates_incrementally_with_an_amazon() {
+        let net: &'static Network = &crate::eval::network::<IagoBX>().expect("the widened network").net;
+        assert_eq!(net.features, 1296);
+        let mut stack = NnueStack::<IagoBX>::new(net, 6);
+        let mut pos = Position::<IagoBX>::startpos_with(word(0b1111));
+        assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QMCAqmca] w KQBCDFGkqbcdfg - 0 1");
+        assert_eq!(stack.evaluate(&pos, 0), net.evaluate(&pos));
+        let game = [
+            "g1f3", "g8f6", "A@g1", "A@g8", "e2e4", "f6e4", "g1e2", "d7d5", "e2e4", "d5e4", "f3g5", "g8f6", "g5e4",
+            "f6e4", "d1e2", "e4e2", "f1e2", "Q@g8",
+        ];
+        let mut amazons = Vec::new();
+        for (ply, text) in game.iter().enumerate() {
+            let m = pos.parse_uci_move(text).unwrap_or_else(|e| panic!("{text}: {e} in {}", pos.fen()));
+            let sibling = pos.play(pos.legal_moves()[0]);
+            let at = (ply + 1) % 8;
+            assert_eq!(stack.evaluate(&sibling, at), net.evaluate(&sibling), "{}", sibling.fen());
+            pos = pos.play(m);
+            assert_eq!(stack.evaluate(&pos, at), net.evaluate(&pos), "{text}: {}", pos.fen());
+            amazons.push(pos.pieces(0, AMAZON).count() + pos.pieces(1, AMAZON).count());
+        }
+        // Dropped (A@g1, A@g8); White's taken on e4; Black's takes the queen on e2 and is taken.
+        assert_eq!(amazons, [0, 0, 1, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
+        assert_eq!(pos.fen(), "rnbqkbqr/ppp1pppp/8/8/8/8/PPPPBPPP/RNB1K2R[QMCmc] w KQBCkqbcdf - 0 10");
+    }
 }
