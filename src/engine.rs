@@ -21,6 +21,7 @@ pub const MAX_THREADS: usize = 256;
 /// The stack of every search thread (deep recursion with large frames):
 /// the search's one constant.
 pub use crate::search::params::THREAD_STACK_BYTES as SEARCH_STACK_BYTES;
+pub use crate::timeman::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
 /// The clock planning mode the variant is asked with by default.
 pub const DEFAULT_TIME_MODE: &str = "peaceful";
 
@@ -57,6 +58,8 @@ pub struct Engine {
     time_mode: String,
     /// The rule options every new game is built with (see [`Engine::set_rules`]).
     rules: RuleOptions,
+    /// `Move Overhead`: milliseconds kept back from each move's time.
+    move_overhead_ms: u64,
     tt: Arc<TranspositionTable>,
     running: Option<Running>,
     events_tx: Sender<Event>,
@@ -80,6 +83,7 @@ impl Engine {
             multipv: 1,
             time_mode: DEFAULT_TIME_MODE.to_string(),
             rules: RuleOptions::default(),
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             running: None,
             events_tx,
@@ -125,6 +129,25 @@ impl Engine {
 
     pub fn time_mode(&self) -> &str {
         &self.time_mode
+    }
+
+    pub fn move_overhead_ms(&self) -> u64 {
+        self.move_overhead_ms
+    }
+
+    /// `Move Overhead`: 0..=[`MAX_MOVE_OVERHEAD_MS`] milliseconds kept back
+    /// from each move's time for the protocol's round trip.
+    pub fn set_move_overhead(&mut self, ms: usize) -> Result<(), OptionError> {
+        if ms > MAX_MOVE_OVERHEAD_MS as usize {
+            return Err(OptionError::Range {
+                name: "Move Overhead",
+                min: 0,
+                max: MAX_MOVE_OVERHEAD_MS as usize,
+                note: "",
+            });
+        }
+        self.move_overhead_ms = ms as u64;
+        Ok(())
     }
 
     /// The clock planning mode the variant is asked with (`ItaTimeMode`).
@@ -298,10 +321,35 @@ impl Engine {
     /// Starts a search in the background; its events arrive on `events`.
     pub fn go(&mut self, limits: Limits) {
         self.wait();
-        // The variant plans its clock (Ita's regenerates).
-        let limits = self.game.plan_clock(limits, &self.time_mode);
-        let shared = Arc::new(Shared::new(limits.ponder));
         let game = self.game.clone_engine_game();
+        self.spawn_search(game, limits);
+    }
+
+    /// Starts a search of the position after `mv` (pondering on the
+    /// opponent's expected move), the game left as it is; `false` (nothing
+    /// started) if `mv` is not legal here.
+    pub fn go_after(&mut self, mv: &str, limits: Limits) -> bool {
+        self.wait();
+        let mut game = self.game.clone_engine_game();
+        if game.push_move(mv).is_err() {
+            return false;
+        }
+        self.spawn_search(game, limits);
+        true
+    }
+
+    /// Plays `mv` in the game while the search runs, which goes on: the
+    /// opponent played the move a pondering search (see
+    /// [`Engine::go_after`]) expected, so it searches this position already.
+    pub fn push_move_searching(&mut self, mv: &str) -> Result<(), MoveError> {
+        self.game.push_move(mv)
+    }
+
+    fn spawn_search(&mut self, game: Box<dyn EngineGame>, limits: Limits) {
+        // The variant plans its clock (Ita's regenerates).
+        let mut limits = game.plan_clock(limits, &self.time_mode);
+        limits.move_overhead = Some(self.move_overhead_ms);
+        let shared = Arc::new(Shared::new(limits.ponder));
         let tt = self.tt.clone();
         let tx = self.events_tx.clone();
         let (threads, multipv) = (self.threads, self.multipv);

@@ -18,6 +18,9 @@ pub trait AnyGame: Send {
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     /// Plays one more move from the current position.
     fn push_move(&mut self, mv: &str) -> Result<(), MoveError>;
+    /// The canonical text of the legal move `mv` names here (as
+    /// [`AnyGame::push_move`] would play it), or why it names none.
+    fn legal_move_text(&self, mv: &str) -> Result<String, MoveError>;
     fn fen(&self) -> String;
     /// The side to move: 0 White (first player), 1 Black.
     fn side_to_move(&self) -> usize;
@@ -117,7 +120,13 @@ impl<V: Variant> Game<V> {
         None
     }
     pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        let pos = *self.pos();
+        let m = self.legal_move(text)?;
+        self.push(m);
+        Ok(())
+    }
+    /// The legal move `text` names here; why not, if it names none.
+    pub fn legal_move(&self, text: &str) -> Result<Move, MoveError> {
+        let pos = self.pos();
         let (outcome, legal) = self.outcome_and_moves();
         if let Some(o) = outcome {
             return Err(MoveError::GameOver { result: o.result_string(), reason: o.reason.clone() });
@@ -126,8 +135,7 @@ impl<V: Variant> Game<V> {
         if let Some(why) = self.refusal(m) {
             return Err(MoveError::Illegal { text: text.into(), rule: Some(why) });
         }
-        self.push(m);
-        Ok(())
+        Ok(m)
     }
     pub fn legal(&self) -> Vec<Move> {
         let pos = self.pos();
@@ -184,6 +192,9 @@ impl<V: Variant> AnyGame for Game<V> {
     }
     fn push_move(&mut self, mv: &str) -> Result<(), MoveError> {
         self.play_text(mv)
+    }
+    fn legal_move_text(&self, mv: &str) -> Result<String, MoveError> {
+        self.legal_move(mv).map(|m| self.pos().move_to_uci(m))
     }
     fn fen(&self) -> String {
         self.pos().fen()

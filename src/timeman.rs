@@ -18,6 +18,9 @@ pub struct Limits {
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
+    /// Milliseconds kept back from the move's time (option `Move
+    /// Overhead`); `None`: [`DEFAULT_MOVE_OVERHEAD_MS`].
+    pub move_overhead: Option<u64>,
 }
 
 impl Limits {
@@ -38,8 +41,11 @@ pub struct TimeManager {
     pub hard: Option<Duration>,
 }
 
-/// Milliseconds kept back for the protocol round trip.
-pub const MOVE_OVERHEAD_MS: u64 = 30;
+/// Milliseconds kept back from each move's time for the protocol round
+/// trip and the GUI's lag (option `Move Overhead`; Stockfish's default).
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// The most `Move Overhead` may keep back (Stockfish's bound).
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// Moves planned beyond those left (a bank against a long game).
 const PLAN_EXTRA_MOVES: u64 = 2;
 /// Another iteration starts while the time spent is below this fraction of
@@ -57,8 +63,10 @@ impl TimeManager {
     /// moves left when `movestogo` is absent (the variant's guess).
     pub fn new(limits: &Limits, side: usize, moves_hint: u32) -> Self {
         let start = Instant::now();
+        let overhead = limits.move_overhead.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS);
         if let Some(mt) = limits.movetime {
-            let t = Duration::from_millis(mt.saturating_sub(MOVE_OVERHEAD_MS.min(mt / 2)).max(1));
+            // At most half of a fixed move time is kept back.
+            let t = Duration::from_millis(mt.saturating_sub(overhead.min(mt / 2)).max(1));
             // A fixed time is used up: no soft limit, only the hard stop.
             return TimeManager { start, soft: None, hard: Some(t) };
         }
@@ -68,10 +76,10 @@ impl TimeManager {
         };
         let inc = inc.unwrap_or(0);
         let mtg = limits.movestogo.unwrap_or(moves_hint).clamp(1, 80) as u64;
-        // What may be spent: the clock less the protocol overhead. Planning a
+        // What may be spent: the clock less the move overhead. Planning a
         // few moves more than are left keeps a bank, so with an increment the
         // clock settles at several increments instead of near zero.
-        let avail = time.saturating_sub(MOVE_OVERHEAD_MS);
+        let avail = time.saturating_sub(overhead);
         let soft = (avail / (mtg + PLAN_EXTRA_MOVES) + inc * 3 / 4).min(avail / 4);
         let hard = (soft * 3).min(avail / 4).max(soft);
         TimeManager {
@@ -125,15 +133,43 @@ mod tests {
     fn fast_control_leaves_most_time() {
         let l = Limits { wtime: Some(1000), winc: Some(10), ..Default::default() };
         let tm = TimeManager::new(&l, 0, 30);
-        // 970 ms to plan with over 32 moves, plus three quarters of the increment.
+        // 990 ms (the default overhead of 10 kept back) to plan with over
+        // 32 moves, plus three quarters of the increment.
         assert_eq!(tm.soft.unwrap().as_millis(), 30 + 7);
         assert_eq!(tm.hard.unwrap().as_millis(), 111);
         // Nearly out of time: a quarter of what is left after the overhead.
         let low = Limits { wtime: Some(70), winc: Some(10), ..Default::default() };
-        assert_eq!(TimeManager::new(&low, 0, 30).hard.unwrap().as_millis(), 10);
+        assert_eq!(TimeManager::new(&low, 0, 30).hard.unwrap().as_millis(), 15);
         let m = Limits { movetime: Some(500), ..Default::default() };
-        assert_eq!(TimeManager::new(&m, 1, 30).hard.unwrap().as_millis(), 470);
+        assert_eq!(TimeManager::new(&m, 1, 30).hard.unwrap().as_millis(), 490);
         assert!(TimeManager::new(&Limits::depth(3), 0, 30).hard.is_none());
+    }
+
+    /// `Move Overhead` is taken off the clock before the budget is planned,
+    /// and off a fixed move time (at most half of it).
+    #[test]
+    fn move_overhead_is_kept_back() {
+        let budget = |overhead: Option<u64>, clock: u64| {
+            let l = Limits { btime: Some(clock), move_overhead: overhead, ..Default::default() };
+            let tm = TimeManager::new(&l, 1, 30);
+            (tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis())
+        };
+        // One minute over 30 + 2 moves; the hard limit three times the soft.
+        assert_eq!(budget(Some(0), 60_000), (1875, 5625));
+        assert_eq!(budget(None, 60_000), (1874, 5622)); // 59990 / 32
+        assert_eq!(budget(Some(10), 60_000), (1874, 5622));
+        assert_eq!(budget(Some(5000), 60_000), (1718, 5154)); // 55000 / 32
+        // An overhead above the clock leaves the least there is: 1 ms.
+        assert_eq!(budget(Some(5000), 3000), (1, 1));
+        let fixed = |overhead: Option<u64>, mt: u64| {
+            let l = Limits { movetime: Some(mt), move_overhead: overhead, ..Default::default() };
+            let tm = TimeManager::new(&l, 0, 30);
+            (tm.soft, tm.hard.unwrap().as_millis())
+        };
+        assert_eq!(fixed(Some(0), 1000), (None, 1000));
+        assert_eq!(fixed(None, 1000), (None, 990));
+        assert_eq!(fixed(Some(400), 1000), (None, 600));
+        assert_eq!(fixed(Some(5000), 1000), (None, 500));
     }
 
     #[test]

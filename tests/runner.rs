@@ -478,3 +478,29 @@ fn ita_time_forfeit_scores_one_to_four() {
     assert_eq!(g.tag("Scores"), "1:4");
     assert!(r.stdout.contains("Points in 1 scored games: Slow 1, Fast 4"), "{}", r.stdout);
 }
+
+/// calvin prints a banner line (`calvin <version> by ...`) before it is
+/// asked anything: the runner's handshake passes over it and names the
+/// engine by its `id name`.
+#[test]
+fn the_engines_banner_is_passed_over() {
+    let r = run(
+        "banner",
+        &args(&[
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_calvin")),
+            "--engine",
+            &format!("cmd={}", random_mover("--seed 3")),
+            "name=R",
+            "--nodes",
+            "300",
+            "--games",
+            "1",
+        ]),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.games.len(), 1, "{}", r.stdout);
+    assert_eq!(r.games[0].tag("White"), concat!("calvin ", env!("CARGO_PKG_VERSION")));
+    assert_eq!(r.games[0].tag("Black"), "R");
+    assert!(r.games[0].moves.len() >= 2, "{:?}", r.games[0].moves);
+}

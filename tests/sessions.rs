@@ -142,11 +142,14 @@ fn a_command_given_as_arguments() {
         assert!(o.status.success(), "{args:?}: {:?}", o.status);
         String::from_utf8_lossy(&o.stdout).lines().map(String::from).collect::<Vec<_>>()
     };
+    // The banner first, as Stockfish prints it.
+    let banner = concat!("calvin ", env!("CARGO_PKG_VERSION"), " by the calvin developers");
     let perft = run(&["go", "perft", "2"]);
-    assert_eq!(perft.len(), 22, "{perft:?}");
-    assert_eq!(perft[0], "a2a3: 20");
-    assert_eq!(perft[21], "Nodes searched: 400");
-    assert_eq!(run(&["frob", "1"]), ["info string error unknown command 'frob'"]);
+    assert_eq!(perft.len(), 23, "{perft:?}");
+    assert_eq!(perft[0], banner);
+    assert_eq!(perft[1], "a2a3: 20");
+    assert_eq!(perft[22], "Nodes searched: 400");
+    assert_eq!(run(&["frob", "1"]), [banner, "info string error unknown command 'frob'"]);
     let bench = run(&["bench", "2"]);
     assert!(bench.iter().any(|l| l.starts_with("Nodes searched  : ")), "{bench:?}");
 }

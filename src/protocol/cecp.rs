@@ -48,7 +48,33 @@ pub struct State {
     pub otim: Option<u64>,
     /// The last `lift` square (canonical) and its igui victims, for multi-leg entry.
     pub lifted: Option<String>,
+    /// `hard`: the engine ponders on the opponent's expected move (`easy`: not).
+    pub ponder: bool,
+    /// The expected move the engine ponders on while its search runs
+    /// (canonical): the opponent playing it is a ponder hit.
+    pub pondering: Option<String>,
+    /// The expected move to ponder on once nothing else runs, and the
+    /// number of moves of the game it was expected after.
+    pub ponder_next: Option<(String, usize)>,
+    /// The score of the running search (thinking or pondering), from the
+    /// engine's view: its last line.
+    pub search_score: Option<Score>,
+    /// The score of the search of the engine's last move (its view): what
+    /// it answers a draw offer by.
+    pub last_score: Option<Score>,
+    /// How many own moves in a row (from move [`DRAW_OFFER_FROM_MOVE`] on)
+    /// were chosen with a level score; at [`DRAW_OFFER_MOVES`] the engine offers a draw.
+    pub level_moves: u32,
 }
+
+/// A score within this many centipawns of 0 is level: a draw by the
+/// engine's judgement (CECP's draw offers).
+pub const DRAW_LEVEL_CP: i32 = 10;
+/// The engine offers a draw after this many own moves in a row chosen with
+/// a level score...
+pub const DRAW_OFFER_MOVES: u32 = 10;
+/// ...each played at this move number or later.
+pub const DRAW_OFFER_FROM_MOVE: u32 = 40;
 
 /// XBoard's piece types in its own order (`-pieceToCharTable`): slot i of
 /// a table is drawn as XBoard's piece i; the last letter is the King.
@@ -221,10 +247,38 @@ impl State {
         State { engine_side: Some(1), ..State::default() }
     }
 
-    /// The state after `new`: a new game, keeping `post` and the time
-    /// control (`level`, `st`).
+    /// The state after `new`: a new game, keeping `post`, pondering
+    /// (`hard`) and the time control (`level`, `st`).
     pub fn new_game(&self) -> Self {
-        State { post: self.post, level: self.level, st: self.st, ..State::new() }
+        State { post: self.post, level: self.level, st: self.st, ponder: self.ponder, ..State::new() }
+    }
+
+    /// Whether the engine accepts a draw offer: the search of its last
+    /// move scored the position drawn or lost for it (at most
+    /// [`DRAW_LEVEL_CP`], or a mate against it). Without such a search (no
+    /// own move yet in this game) it does not.
+    pub fn accepts_draw(&self) -> bool {
+        match self.last_score {
+            Some(Score::Cp(v)) => v <= DRAW_LEVEL_CP,
+            Some(Score::Mate(m)) => m < 0,
+            None => false,
+        }
+    }
+
+    /// After the search of an own move at move number `fullmove` that
+    /// scored `score`: whether the engine offers a draw with this move
+    /// (the [`DRAW_OFFER_MOVES`]th own move in a row with a level score,
+    /// all from move [`DRAW_OFFER_FROM_MOVE`] on; the count starts again
+    /// after an offer).
+    pub fn after_own_move(&mut self, score: Option<Score>, fullmove: u32) -> bool {
+        self.last_score = score;
+        let level = matches!(score, Some(Score::Cp(v)) if v.abs() <= DRAW_LEVEL_CP);
+        self.level_moves = if level && fullmove >= DRAW_OFFER_FROM_MOVE { self.level_moves + 1 } else { 0 };
+        if self.level_moves >= DRAW_OFFER_MOVES {
+            self.level_moves = 0;
+            return true;
+        }
+        false
     }
 
     /// The search limits from the time control, `us` to move.
@@ -293,14 +347,30 @@ impl<W: Write> Protocol for Cecp<'_, W> {
     /// commands that end a game or leave a mode abandon the search, as
     /// XBoard expects; `ping` is answered after the engine's move.
     fn timing(&self, cmd: &str, rest: &str) -> Timing {
+        if let Some(expected) = &self.state.pondering {
+            // Pondering: the expected move goes on with the search (a
+            // ponder hit); everything else that would wait for the search
+            // or change the game ends the pondering first.
+            match cmd {
+                "usermove" => {
+                    let hit = self.read_move(rest).is_ok_and(|m| &m == expected);
+                    return if hit { Timing::Urgent } else { Timing::Interrupt };
+                }
+                "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "easy" => {
+                    return Timing::Interrupt;
+                }
+                _ => {}
+            }
+        }
         match cmd {
             "uci" | "usi" | "new" | "variant" | "force" | "result" | "setboard" | "undo" | "remove" | "analyze"
             | "exit" | "white" | "black" => Timing::Interrupt,
             "usermove" if self.state.analyzing => Timing::Interrupt,
             "protover" | "go" | "playother" | "memory" | "cores" | "option" | "perft" | "usermove" => Timing::Change,
             // While analysing (no end in sight) every earlier command is done.
-            "ping" if self.core.endless() => Timing::Now,
-            "ping" => Timing::Change,
+            "ping" | "draw" if self.core.endless() => Timing::Now,
+            // A draw offer is answered after the move being thought on, by its score.
+            "ping" | "draw" => Timing::Change,
             "d" | "lift" => Timing::ReadOnly,
             "" | "quit" | "?" => Timing::Urgent,
             _ if looks_like_move(cmd, rest) => self.timing("usermove", cmd),
@@ -315,12 +385,24 @@ impl<W: Write> Protocol for Cecp<'_, W> {
         let (cmd, rest) = super::split_command(line);
         self.core.command = line.to_string();
         match cmd {
-            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard" | "easy"
-            | "draw" | "hint" | "bk" | "put" | "hover" | "." | "nopause" | "xboard" => {}
+            "" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint" | "bk"
+            | "put" | "hover" | "." | "nopause" | "xboard" => {}
+            "hard" => self.state.ponder = true,
+            "easy" => {
+                self.state.ponder = false;
+                self.state.ponder_next = None;
+            }
+            "draw" => {
+                if self.state.engine_side.is_some() && self.state.accepts_draw() {
+                    self.core.say("offer draw");
+                }
+            }
             "quit" => return Flow::Quit,
             "uci" => return Flow::Switch(Mode::Uci),
             "usi" => return Flow::Switch(Mode::Usi),
-            "?" => self.core.stop_search(),
+            // Move now: the engine's own search (pondering goes on).
+            "?" if self.state.pondering.is_none() => self.core.stop_search(),
+            "?" => {}
             "post" => self.state.post = true,
             "nopost" => self.state.post = false,
             "level" | "st" | "sd" | "time" | "otim" => self.clock(cmd, rest),
@@ -336,6 +418,9 @@ impl<W: Write> Protocol for Cecp<'_, W> {
     fn on_event(&mut self, ev: Event) {
         match ev {
             Event::Info(i) => {
+                if i.multipv == 1 && (self.state.thinking || self.state.pondering.is_some()) {
+                    self.state.search_score = Some(i.score);
+                }
                 if self.state.post && i.multipv == 1 {
                     let score = match i.score {
                         Score::Cp(v) => v,
@@ -348,19 +433,32 @@ impl<W: Write> Protocol for Cecp<'_, W> {
                     self.core.say(&l);
                 }
             }
-            Event::BestMove { best, .. } => {
+            Event::BestMove { best, ponder, .. } => {
                 if !std::mem::take(&mut self.state.thinking) {
+                    // Analysis, an abandoned search, or pondering that ended
+                    // without a hit.
+                    self.state.pondering = None;
                     return;
                 }
                 match best {
                     Some(m) => {
                         let out = self.write_move(&m);
+                        let fullmove = fullmove_number(&self.core.engine.game().fen());
                         if self.core.engine.push_move(&m).is_ok() {
                             self.state.moves.push(m);
+                            let score = self.state.search_score.take();
+                            if self.state.after_own_move(score, fullmove) {
+                                self.core.say("offer draw");
+                            }
                             for l in out {
                                 self.core.say(&format!("move {l}"));
                             }
-                            self.check_over();
+                            if !self.check_over()
+                                && self.state.ponder
+                                && let Some(p) = ponder
+                            {
+                                self.state.ponder_next = Some((p, self.state.moves.len()));
+                            }
                         }
                     }
                     None => {
@@ -377,9 +475,40 @@ impl<W: Write> Protocol for Cecp<'_, W> {
         self.core.say(&l);
     }
 
-    /// The move of a search being stopped is not played.
+    /// The move of a search being stopped is not played; pondering ends.
     fn abandon_move(&mut self) {
         self.state.thinking = false;
+        self.state.pondering = None;
+    }
+
+    /// Nothing runs or waits: after its move the engine ponders on the
+    /// opponent's expected move (`hard`).
+    fn idle(&mut self) {
+        let Some((expected, after)) = self.state.ponder_next.take() else {
+            return;
+        };
+        let game = self.core.engine.game();
+        let opponent = game.side_to_move();
+        if !self.state.ponder
+            || self.state.analyzing
+            || after != self.state.moves.len()
+            || self.state.engine_side != Some(opponent ^ 1)
+        {
+            return;
+        }
+        // Not on a move that ends the game: there is nothing to search after it.
+        let mut next = game.clone_box();
+        if next.push_move(&expected).is_err() || next.outcome().is_some() {
+            return;
+        }
+        // The clock as it will stand after the expected move.
+        let mut then = self.state.clone();
+        then.moves.push(expected.clone());
+        let limits = then.limits(opponent ^ 1);
+        if self.core.start_ponder(&expected, limits) {
+            self.state.search_score = None;
+            self.state.pondering = Some(expected);
+        }
     }
 }
 
@@ -414,7 +543,7 @@ impl<W: Write> Cecp<'_, W> {
             .filter_map(|v| new_game_with(v, &RuleOptions::default()).and_then(|g| g.xboard_name()))
             .collect();
         let l = format!(
-            "feature myname=\"{}\" setboard=1 usermove=1 ping=1 time=1 draw=0 sigint=0 sigterm=0 \
+            "feature myname=\"{}\" setboard=1 usermove=1 ping=1 time=1 draw=1 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 name=0 nps=0 memory=1 smp=1 highlight=1 variants=\"{}\"",
             super::uci::ENGINE_NAME,
             vars.join(",")
@@ -698,6 +827,19 @@ impl<W: Write> Cecp<'_, W> {
     }
 
     fn usermove(&mut self, text: &str) {
+        // The expected move: the pondering search goes on under the clock.
+        if let Some(expected) = self.state.pondering.take() {
+            if self.read_move(text).is_ok_and(|m| m == expected)
+                && self.core.engine.push_move_searching(&expected).is_ok()
+            {
+                self.state.moves.push(expected);
+                self.state.thinking = true;
+                self.core.ponderhit();
+                return;
+            }
+            // (Not reached: another move ends the pondering first.)
+            self.core.stop_search();
+        }
         let played = self.read_move(text).and_then(|m| self.core.engine.push_move(&m).map(|()| m));
         match played {
             Ok(m) => {
@@ -715,6 +857,11 @@ impl<W: Write> Cecp<'_, W> {
             }
         }
     }
+}
+
+/// The fullmove number of a FEN (its last field; 1 if it has none).
+fn fullmove_number(fen: &str) -> u32 {
+    fen.split_whitespace().last().and_then(|n| n.parse().ok()).unwrap_or(1)
 }
 
 /// The line XBoard reads when the game has ended.
@@ -809,6 +956,48 @@ mod tests {
         assert_eq!(template(&ito), "shogi");
         assert_eq!(piece_table(&ito), "PTHGS...C..+++++...+.Kpthgs...c..+++++...+.k");
         assert_eq!(template(&desc("historia-sako")), "bughouse");
+    }
+
+    /// The draw rules: a level score (|cp| <= 10) on 10 own moves in a row
+    /// from move 40 on offers a draw, and the count starts again; a draw
+    /// offer is accepted at +10 cp or worse.
+    #[test]
+    fn draw_offers_and_acceptance() {
+        let mut st = State::new();
+        assert!(!st.accepts_draw(), "no search yet");
+        let level = Some(Score::Cp(-10));
+        // Nine level moves before move 40 count for nothing.
+        for m in 31..40 {
+            assert!(!st.after_own_move(level, m));
+        }
+        assert_eq!(st.level_moves, 0);
+        for m in 40..49 {
+            assert!(!st.after_own_move(level, m), "move {m}");
+        }
+        assert!(st.after_own_move(Some(Score::Cp(10)), 49), "the 10th");
+        assert_eq!(st.level_moves, 0);
+        // An 11 cp score breaks the run: 10 more are needed.
+        for m in 50..59 {
+            assert!(!st.after_own_move(level, m));
+        }
+        assert!(!st.after_own_move(Some(Score::Cp(11)), 59));
+        for m in 60..69 {
+            assert!(!st.after_own_move(Some(Score::Cp(0)), m));
+        }
+        assert!(!st.after_own_move(Some(Score::Mate(-30)), 69), "a mate is not level");
+        assert_eq!(st.level_moves, 0);
+        // Accepting: drawn or lost for the engine.
+        for (score, accepts) in [
+            (Score::Cp(10), true),
+            (Score::Cp(-400), true),
+            (Score::Mate(-3), true),
+            (Score::Cp(11), false),
+            (Score::Mate(2), false),
+        ] {
+            st.after_own_move(Some(score), 70);
+            assert_eq!(st.accepts_draw(), accepts, "{score:?}");
+        }
+        assert!(!st.after_own_move(None, 71) && !st.accepts_draw(), "a search without a score line");
     }
 
     #[test]

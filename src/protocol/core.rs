@@ -57,6 +57,8 @@ pub struct Core<W: Write> {
     pub(super) awaiting_best: bool,
     /// Whether the running search ends on its own (see [`ends_on_its_own`]).
     pub(super) search_ends: bool,
+    /// The limits of the running search and the side it moves (for `ponderhit`).
+    search_limits: Option<(Limits, usize)>,
     /// Output can no longer be written (the GUI went away).
     pub out_closed: bool,
     /// The most nodes `go perft` may count (estimated before counting).
@@ -77,6 +79,7 @@ impl<W: Write> Core<W> {
             work: None,
             awaiting_best: false,
             search_ends: true,
+            search_limits: None,
             out_closed: false,
             perft_max_nodes: PERFT_MAX_NODES,
             command: String::new(),
@@ -110,14 +113,46 @@ impl<W: Write> Core<W> {
 
     /// Starts a search; commands that change the state wait for it.
     pub fn start_search(&mut self, limits: Limits) {
-        self.search_ends = ends_on_its_own(&limits, self.engine.game().side_to_move());
+        let side = self.engine.game().side_to_move();
+        self.search_ends = ends_on_its_own(&limits, side);
+        self.search_limits = Some((limits.clone(), side));
         self.awaiting_best = true;
         self.engine.go(limits);
     }
 
+    /// Starts pondering on `predicted`, the opponent's expected move: a
+    /// `go ponder` search of the position after it, the game left as it is
+    /// (CECP's `hard`). `false` (nothing started) if the move is not legal.
+    pub fn start_ponder(&mut self, predicted: &str, mut limits: Limits) -> bool {
+        limits.ponder = true;
+        let side = self.engine.game().side_to_move() ^ 1;
+        if !self.engine.go_after(predicted, limits.clone()) {
+            return false;
+        }
+        self.search_ends = false;
+        self.search_limits = Some((limits, side));
+        self.awaiting_best = true;
+        true
+    }
+
+    /// `ponderhit`: the pondering search goes on under its clock, and so
+    /// ends on its own if its limits say so (also when the input ends).
+    pub fn ponderhit(&mut self) {
+        if !self.awaiting_best {
+            return;
+        }
+        self.engine.ponderhit();
+        if let Some((l, side)) = &mut self.search_limits
+            && l.ponder
+        {
+            l.ponder = false;
+            self.search_ends = self.search_ends || ends_on_its_own(l, *side);
+        }
+    }
+
     /// Runs `f` in the background; its lines are printed as they come, and
     /// commands that change the state wait for it. `f` may end early when
-    /// the flag it gets is set (at `quit`).
+    /// the flag it gets is set (when output is closed).
     fn start_work(&mut self, f: impl FnOnce(&dyn Fn(Work), &AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, flag) = (self.work_tx.clone(), stop.clone());
@@ -131,7 +166,7 @@ impl<W: Write> Core<W> {
         });
     }
 
-    /// Asks background work to end (at `quit`); its lines are dropped.
+    /// Asks background work to end (when output is closed); its lines are dropped.
     pub fn drop_work(&mut self) {
         if let Some(w) = self.work.take() {
             w.store(true, Ordering::Relaxed);

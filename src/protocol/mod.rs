@@ -91,13 +91,15 @@ pub trait Protocol {
     fn enter(&mut self) {}
     /// The running search is being stopped and its move is not to be played.
     fn abandon_move(&mut self) {}
+    /// Nothing runs and no command waits (CECP starts pondering here).
+    fn idle(&mut self) {}
 }
 
 /// The protocol spoken now, with its own state.
 enum Current {
     Uci,
     Usi,
-    Cecp(cecp::State),
+    Cecp(Box<cecp::State>),
 }
 
 /// A line waiting for its turn.
@@ -136,7 +138,7 @@ impl<W: Write> Session<W> {
         match &mut self.current {
             Current::Uci => f(&mut Uci { core, dialect: uci::UciDialect }),
             Current::Usi => f(&mut Usi { core, dialect: usi::UsiDialect }),
-            Current::Cecp(state) => f(&mut Cecp { core, state }),
+            Current::Cecp(state) => f(&mut Cecp { core, state: state.as_mut() }),
         }
     }
 
@@ -243,7 +245,7 @@ impl<W: Write> Session<W> {
                 self.current = match mode {
                     Mode::Uci => Current::Uci,
                     Mode::Usi => Current::Usi,
-                    Mode::Cecp => Current::Cecp(cecp::State::new()),
+                    Mode::Cecp => Current::Cecp(Box::new(cecp::State::new())),
                 };
                 self.with(|p| p.enter());
                 true
@@ -260,7 +262,13 @@ impl<W: Write> Session<W> {
             } else if let Ok(w) = self.core.work_rx.try_recv() {
                 self.on_work(w);
             } else if !self.run_queued() {
-                return;
+                if self.busy() {
+                    return;
+                }
+                self.with(|p| p.idle());
+                if !self.busy() {
+                    return;
+                }
             }
         }
     }
@@ -383,11 +391,23 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// `quit`: stops the search (printing its `bestmove`), runs the queued
-    /// commands (stopping what they start), drops background work.
+    /// `quit`: a perft or bench runs to its end and prints its count (as
+    /// Stockfish's, which finish before `quit` is read); the search is
+    /// stopped at once (printing its `bestmove`); the queued commands run in
+    /// order, what they start treated the same way.
     pub fn quit(&mut self) {
-        self.core.drop_work();
-        self.interrupt();
+        while !self.core.out_closed {
+            if self.core.awaiting_best {
+                self.end_search();
+            } else if self.core.work.is_some() {
+                match self.core.work_rx.recv() {
+                    Ok(w) => self.on_work(w),
+                    Err(_) => self.core.work = None,
+                }
+            } else if !self.run_queued() {
+                return;
+            }
+        }
     }
 }
 
@@ -405,6 +425,7 @@ pub fn split_command(line: &str) -> (&str, &str) {
 pub fn run_command(line: &str) {
     let stdout = std::io::stdout();
     let mut s = Session::new(stdout.lock());
+    s.core.say(&uci::banner());
     if s.handle(line) {
         s.settle();
     } else {
@@ -418,6 +439,7 @@ pub fn run() {
     std::thread::spawn(move || input::read_lines(std::io::stdin().lock(), &tx));
     let stdout = std::io::stdout();
     let mut s = Session::new(stdout.lock());
+    s.core.say(&uci::banner());
     let events = s.core.engine.events().clone();
     let work = s.core.work_rx.clone();
     while !s.core.out_closed {
@@ -444,6 +466,7 @@ pub fn run() {
         s.pump();
     }
     // The GUI went away: end quietly.
+    s.core.drop_work();
     s.core.engine.stop();
 }
 
@@ -457,6 +480,103 @@ mod tests {
         assert!(s.handle(line), "{line}: quit");
         s.settle();
         String::from_utf8_lossy(&s.core.out[before..]).lines().map(String::from).collect()
+    }
+
+    /// The CECP state of a session speaking CECP.
+    fn cecp(s: &Session<Vec<u8>>) -> &cecp::State {
+        match &s.current {
+            Current::Cecp(st) => st,
+            _ => panic!("not in CECP"),
+        }
+    }
+
+    /// Lines printed since `before`.
+    fn since(s: &Session<Vec<u8>>, before: usize) -> Vec<String> {
+        String::from_utf8_lossy(&s.core.out[before..]).lines().map(String::from).collect()
+    }
+
+    /// Plays `usermove` and waits for the engine's move; then, as the
+    /// protocol loop does once nothing runs, the engine may start pondering.
+    fn engine_reply(s: &mut Session<Vec<u8>>, mv: &str) -> Vec<String> {
+        let before = s.core.out.len();
+        assert!(s.handle(&format!("usermove {mv}")));
+        s.finish();
+        s.pump();
+        since(s, before)
+    }
+
+    /// CECP `hard`: after its move the engine ponders on the expected reply
+    /// (the game itself stays where it is); the expected move goes on with
+    /// that search, another move ends it and is searched anew; `easy` ends
+    /// pondering; at the end of the input an unanswered ponder prints nothing.
+    #[test]
+    fn cecp_ponders_after_hard() {
+        let mut s = Session::new(Vec::new());
+        for l in ["xboard", "protover 2", "new", "sd 3"] {
+            assert!(s.handle(l));
+        }
+        // Without `hard` the engine does not ponder.
+        let out = engine_reply(&mut s, "e2e4");
+        assert!(out.last().is_some_and(|l| l.starts_with("move ")), "{out:?}");
+        assert!(!s.core.running() && cecp(&s).pondering.is_none());
+        assert!(s.handle("hard"));
+        assert!(s.handle("usermove d2d4"));
+        s.finish();
+        let fen = s.core.engine.game().fen();
+        s.pump();
+        let expected = cecp(&s).pondering.clone().expect("pondering");
+        assert!(s.core.endless(), "a ponder search has no end in sight");
+        // The game is not touched by pondering: `fen` and `lift` read it.
+        assert_eq!(s.core.engine.game().fen(), fen);
+        assert_eq!(cecp(&s).moves.len(), 4);
+        // The hit: no new search, the pondering one ends under its depth.
+        let out = engine_reply(&mut s, &expected);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("move "), "{out:?}");
+        assert_eq!(cecp(&s).moves.len(), 6);
+        assert_eq!(cecp(&s).moves[4], expected);
+        assert_eq!(s.core.engine.game().moves_played(), 6);
+        // A miss: a legal move other than the expected one.
+        let expected = cecp(&s).pondering.clone().expect("pondering again");
+        let other = s.core.engine.game().legal_moves().into_iter().find(|m| *m != expected).expect("another move");
+        let out = engine_reply(&mut s, &other);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].starts_with("move "), "{out:?}");
+        assert_eq!(cecp(&s).moves[6], other);
+        assert_eq!(s.core.engine.game().moves_played(), 8);
+        // `easy` ends pondering at once, printing nothing.
+        assert!(cecp(&s).pondering.is_some());
+        assert!(answer(&mut s, "easy").is_empty());
+        assert!(!s.core.running() && cecp(&s).pondering.is_none());
+        // Pondering again, then the input ends: nothing is printed.
+        assert!(s.handle("hard"));
+        let expected = s.core.engine.game().legal_moves()[0].clone();
+        let _ = engine_reply(&mut s, &expected);
+        assert!(cecp(&s).pondering.is_some());
+        let before = s.core.out.len();
+        s.settle();
+        assert!(since(&s, before).is_empty());
+        assert_eq!(s.core.engine.game().moves_played(), 10);
+        assert!(!s.core.running() && cecp(&s).pondering.is_none());
+    }
+
+    /// UCI `ponderhit` makes a `go ponder` search end on its own: commands
+    /// after it wait for it instead of being refused.
+    #[test]
+    fn ponderhit_gives_the_search_its_end() {
+        let mut s = Session::new(Vec::new());
+        assert!(s.handle("position startpos"));
+        assert!(s.handle("go ponder depth 3"));
+        assert!(s.core.endless());
+        assert!(s.handle("ponderhit"));
+        assert!(!s.core.endless() && s.core.running());
+        let before = s.core.out.len();
+        assert!(s.handle("position startpos moves e2e4"));
+        s.finish();
+        let out = since(&s, before);
+        assert_eq!(out.iter().filter(|l| l.starts_with("info depth")).count(), 3, "{out:?}");
+        assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
+        assert_eq!(s.core.engine.game().moves_played(), 1);
     }
 
     #[test]

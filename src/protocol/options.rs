@@ -4,7 +4,7 @@
 
 use super::Mode;
 use super::core::Core;
-use crate::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::engine::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use crate::errors::OptionError;
 use crate::registry::{RuleKind, RuleOption, VARIANTS};
 use std::io::Write;
@@ -62,6 +62,10 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
         Opt { name: "Clear Hash", kind: Kind::Button },
         Opt { name: "Threads", kind: Kind::Spin { default: 1, min: 1, max: MAX_THREADS as i64 } },
         Opt { name: "MultiPV", kind: Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV as i64 } },
+        Opt {
+            name: "Move Overhead",
+            kind: Kind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: MAX_MOVE_OVERHEAD_MS as i64 },
+        },
         Opt { name: "Ponder", kind: Kind::Check { default: false } },
         Opt {
             name: "UCI_Variant",
@@ -174,6 +178,7 @@ impl<W: Write> Core<W> {
                 self.engine.set_multipv(n);
                 Ok(())
             }
+            "move overhead" => self.engine.set_move_overhead(int(value)?),
             "clear hash" => {
                 self.engine.clear_hash();
                 Ok(())

@@ -16,6 +16,12 @@ use vampirc_uci::UciMessage;
 pub const ENGINE_NAME: &str = concat!("calvin ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the calvin developers";
 
+/// The line the engine prints first when it starts, as Stockfish does:
+/// `calvin <version> by the calvin developers`.
+pub fn banner() -> String {
+    format!("{ENGINE_NAME} by {ENGINE_AUTHOR}")
+}
+
 /// The `info ...` line for a search report, moves written by `w`.
 pub fn info_line(i: &Info, w: &MoveText) -> String {
     let score = match i.score {
@@ -92,7 +98,7 @@ impl<W: Write, D: Dialect> Protocol for UciLike<'_, W, D> {
             "isready" => self.core.say(&UciMessage::ReadyOk.to_string()),
             "ucinewgame" | "usinewgame" => self.core.engine.new_game(),
             "stop" | "gameover" => self.core.stop_search(),
-            "ponderhit" => self.core.engine.ponderhit(),
+            "ponderhit" => self.core.ponderhit(),
             "quit" => return Flow::Quit,
             "setoption" => self.setoption(rest),
             "position" => self.position(rest),
@@ -173,17 +179,21 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                 self.core.start_perft(d, w);
             }
             Ok((GoCmd::Search(mut l), byoyomi)) => {
+                // Each move must be legal here: the first that is not gets
+                // one error line and no search starts.
                 let w = self.writer();
-                let mut bad = None;
-                for m in l.searchmoves.iter_mut() {
-                    match w.read(m) {
-                        Ok(c) => *m = c,
-                        Err(e) => bad = Some(e),
+                let game = self.core.engine.game();
+                let checked: Result<Vec<String>, _> = l
+                    .searchmoves
+                    .iter()
+                    .map(|m| w.read(m).and_then(|c| game.legal_move_text(&c).map_err(|e| e.written(|t| w.write(t)))))
+                    .collect();
+                match checked {
+                    Ok(moves) => {
+                        l.searchmoves = moves;
+                        self.core.start_search(D::limits(l, byoyomi))
                     }
-                }
-                match bad {
-                    Some(e) => self.error(&format!("go searchmoves: {e}")),
-                    None => self.core.start_search(D::limits(l, byoyomi)),
+                    Err(e) => self.error(&format!("go searchmoves: {e}")),
                 }
             }
             Err(e) => self.error(&e),
