@@ -91,10 +91,6 @@ impl Limits {
         }
         Ok(())
     }
-    /// Whether the engine plays against a clock or a time per move.
-    pub fn is_timed(&self) -> bool {
-        self.has_clock() || self.movetime_ms.is_some()
-    }
     /// The PGN `TimeControl` text (plus the other limits, cutechess style).
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

@@ -151,7 +151,4 @@ impl<V: Evaluator> Worker<'_, V> {
     pub fn seldepth(&self) -> usize {
         self.seldepth
     }
-    pub fn elapsed_ms(&self) -> u64 {
-        self.tm.elapsed().as_millis() as u64
-    }
 }
