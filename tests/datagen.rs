@@ -158,9 +158,7 @@ fn other_settings_and_bad_arguments_are_refused() {
 
 #[test]
 fn the_python_reader_agrees_with_the_engine() {
-    if !common::python3("tools/train/calvin_data.py") {
-        return;
-    }
+    common::need_python3("tools/train/calvin_data.py");
     for v in ["ita", "ito-shogi", "historia-sako"] {
         let out = temp(&format!("py-{v}.bin"));
         assert_eq!(datagen(v, 2, &out, &["--quiet"]).0, 0);
@@ -195,9 +193,7 @@ fn seen_from_table<V: calvin::variant::Variant>() -> String {
 
 #[test]
 fn the_python_tools_see_squares_as_the_engine_does() {
-    if !common::python3("tools/train/calvin_data.py") {
-        return;
-    }
+    common::need_python3("tools/train/calvin_data.py");
     use calvin::variants::{chess::Chess, historia::HistoriaSako};
     for (name, want) in [("historia-sako", seen_from_table::<HistoriaSako>()), ("chess", seen_from_table::<Chess>())] {
         let script = format!(
@@ -264,22 +260,24 @@ fn terms_dotted_with_their_weights_are_the_static_evaluation() {
 }
 
 /// The trainer's Python: the virtual environment `tools/train/run.sh` (and
-/// `.ci/run`) makes, else `python3`. Without numpy and scipy the trainer's
-/// tests are skipped with a note, except under CI (`CI` set), where they fail.
-fn trainer_python() -> Option<PathBuf> {
+/// `.ci/run`) makes, else `python3`; the test fails without numpy and scipy.
+/// The tests that need them are ignored by a plain `cargo test` (the summary
+/// counts them) and run with `--ignored`, as `.ci/run` does.
+fn trainer_python() -> PathBuf {
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/train/.venv/bin/python");
     let python = if venv.exists() { venv } else { PathBuf::from("python3") };
     let ok = Command::new(&python).args(["-c", "import numpy, scipy"]).output().is_ok_and(|o| o.status.success());
-    assert!(ok || std::env::var_os("CI").is_none(), "CI: numpy and scipy are needed (tools/train/requirements.txt)");
-    ok.then_some(python)
+    assert!(
+        ok,
+        "needs numpy and scipy: python3 -m venv tools/train/.venv; tools/train/.venv/bin/pip install -r tools/train/requirements.txt"
+    );
+    python
 }
 
 #[test]
+#[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
 fn the_texel_fit_runs_on_top_of_the_engine_eval() {
-    let Some(python) = trainer_python() else {
-        eprintln!("numpy and scipy not found: tools/train/texel.py not tested");
-        return;
-    };
+    let python = trainer_python();
     let (data, weights) = (temp("texel.bin"), temp("texel.json"));
     assert_eq!(datagen("ito-shogi", 4, &data, &["--quiet"]).0, 0);
     let o = Command::new(python)
@@ -297,11 +295,9 @@ fn the_texel_fit_runs_on_top_of_the_engine_eval() {
 }
 
 #[test]
+#[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
 fn the_texel_fit_fits_the_term_weights_and_prints_them() {
-    let Some(python) = trainer_python() else {
-        eprintln!("numpy and scipy not found: tools/train/texel.py --terms not tested");
-        return;
-    };
+    let python = trainer_python();
     let (data, weights) = (temp("texel-terms.bin"), temp("texel-terms.json"));
     assert_eq!(datagen("chess", 4, &data, &["--quiet"]).0, 0);
     let o = Command::new(&python)
@@ -351,9 +347,7 @@ fn fresh_score(variant: &str, fen: &str, nodes: u32) -> Option<i16> {
 
 #[test]
 fn relabel_scores_every_strided_position_again_and_continues() {
-    if !common::python3("tools/train/relabel.py") {
-        return;
-    }
+    common::need_python3("tools/train/relabel.py");
     let (data, out) = (temp("relabel-in.bin"), temp("relabel-out.bin"));
     assert_eq!(datagen("historia-sako", 3, &data, &["--quiet"]).0, 0);
     let relabel = || {
@@ -444,22 +438,26 @@ fn features_write_every_position_exactly() {
     }
 }
 
-/// The Python side of the network (`tools/nnue/check.py`, numpy only)
-/// computes exactly the engine's integer evaluation of every position of a
-/// feature file; and where the trainer's PyTorch is installed
-/// (`tools/nnue/setup.sh`), `train.py` writes a net the engine loads and,
-/// resumed with nothing left to train, prints that net's validation loss.
-#[test]
-fn the_python_network_tools_agree_with_the_engine() {
-    use calvin::eval::nnue::{Network, feature_count};
-    use calvin::variants::historia::HistoriaSako;
-    let Some(python) = trainer_python() else {
-        eprintln!("numpy not found: tools/nnue/check.py not tested");
-        return;
-    };
-    let (data, feats, net_path) = (temp("nn.bin"), temp("nn.ft"), temp("nn.nn"));
+/// Two Historia Ŝako games and their network features, as `NAME.bin` and
+/// `NAME.ft` in the test's folder.
+fn feature_file(name: &str) -> (PathBuf, PathBuf) {
+    let (data, feats) = (temp(&format!("{name}.bin")), temp(&format!("{name}.ft")));
     assert_eq!(datagen("historia-sako", 2, &data, &["--quiet"]).0, 0);
     convert("features", &data, &feats);
+    (data, feats)
+}
+
+/// The Python side of the network (`tools/nnue/check.py`, numpy only)
+/// computes exactly the engine's integer evaluation of every position of a
+/// feature file.
+#[test]
+#[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
+fn the_python_network_check_agrees_with_the_engine() {
+    use calvin::eval::nnue::{Network, feature_count};
+    use calvin::variants::historia::HistoriaSako;
+    let python = trainer_python();
+    let (data, feats) = feature_file("nn");
+    let net_path = temp("nn.nn");
     let mut x = 99u64;
     let net = Network::from_fn("historia-sako", feature_count::<HistoriaSako>(), 32, |_| {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -481,12 +479,20 @@ fn the_python_network_tools_agree_with_the_engine() {
         .collect();
     assert!(engine_evals.len() > 10);
     assert_eq!(python_evals, engine_evals);
+}
 
+/// The trainer (`tools/nnue/train.py`, PyTorch in the venv
+/// `tools/nnue/setup.sh` makes, about 5 GB: not installed by `.ci/run`)
+/// writes a net the engine loads and, resumed with nothing left to train,
+/// prints that net's validation loss. Run it with
+/// `cargo test --release --test datagen -- --ignored train_py`.
+#[test]
+#[ignore = "needs PyTorch in tools/nnue/.venv (tools/nnue/setup.sh); not run by .ci/run"]
+fn train_py_writes_a_net_the_engine_loads() {
+    use calvin::eval::nnue::Network;
     let torch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/nnue/.venv/bin/python");
-    if !torch.exists() {
-        eprintln!("tools/nnue/.venv missing (tools/nnue/setup.sh): train.py not tested");
-        return;
-    }
+    assert!(torch.exists(), "tools/nnue/.venv missing: run tools/nnue/setup.sh");
+    let (_, feats) = feature_file("train");
     let trained = temp("trained.nn");
     let train = |extra: &[&str]| {
         let o = Command::new(&torch)

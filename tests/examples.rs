@@ -1,11 +1,12 @@
 //! `examples/analyse.py` (the README's script for analysing a variant over a
-//! plain pipe) run against the engine. Skipped, with a note, where `python3`
-//! is missing; `.ci/run` installs it.
+//! plain pipe) run against the engine. They fail where `python3` is missing
+//! (`.ci/run` installs it).
 
 use std::process::{Command, Stdio};
 
-fn python3() -> bool {
-    Command::new("python3").arg("--version").stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+fn need_python3() {
+    let ok = Command::new("python3").arg("--version").stdout(Stdio::null()).status().is_ok_and(|s| s.success());
+    assert!(ok, "python3 not found: it is needed to run the example scripts");
 }
 
 fn engine() -> &'static str {
@@ -49,10 +50,7 @@ fn analyse(variant: &str, depth: u32, moves: &[&str]) -> (String, String) {
 }
 
 fn check(variant: &str, depth: u32, moves: &[&str]) {
-    if !python3() {
-        eprintln!("python3 not found: examples/analyse.py not tested");
-        return;
-    }
+    need_python3();
     let (info, best) = analyse(variant, depth, moves);
     assert!(info.starts_with(&format!("info depth {depth} ")), "{variant}: {info}");
     assert!(info.contains(" score "), "{variant}: {info}");
@@ -77,9 +75,7 @@ fn analyse_ito_shogi() {
 
 #[test]
 fn analyse_unknown_variant_fails() {
-    if !python3() {
-        return;
-    }
+    need_python3();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/analyse.py");
     let out = Command::new("python3").args([script, engine(), "no-such-game", "2"]).output().expect("python3 runs");
     assert!(!out.status.success());
@@ -90,10 +86,7 @@ fn analyse_unknown_variant_fails() {
 /// nodes and a legal best move.
 #[test]
 fn tools_uci_driver() {
-    if !python3() {
-        eprintln!("python3 not found: tools/uci.py not tested");
-        return;
-    }
+    need_python3();
     let moves = ["K@e2", "K@e8"];
     let text = run_script("tools/uci.py", "historia-sako", 3, &moves);
     let tok: Vec<&str> = text.split_whitespace().collect();

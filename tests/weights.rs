@@ -1,6 +1,6 @@
 //! `tools/train/to_weights.py` writes exactly the built-in weights
 //! from the fit they came from, and the `EvalFile` test files from theirs.
-//! Skipped, with a note, where `python3` is missing.
+//! They fail where `python3` is missing.
 
 mod common;
 
@@ -29,9 +29,7 @@ fn committed(path: &str) -> Vec<u8> {
 
 #[test]
 fn converter_writes_the_committed_files() {
-    if !common::python3("tools/train/to_weights.py") {
-        return;
-    }
+    common::need_python3("tools/train/to_weights.py");
     for (variant, letters) in [
         ("chess", "PNBRQK"),
         ("historia-sako", "KQRBNEP"),
@@ -56,9 +54,7 @@ fn converter_writes_the_committed_files() {
 
 #[test]
 fn converter_refuses_letters_the_fit_does_not_cover() {
-    if !common::python3("tools/train/to_weights.py") {
-        return;
-    }
+    common::need_python3("tools/train/to_weights.py");
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new("python3")
         .arg(format!("{root}/tools/train/to_weights.py"))

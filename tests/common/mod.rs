@@ -18,17 +18,15 @@ pub fn pick(next: &mut impl FnMut() -> u64, len: usize) -> usize {
     (next() % len as u64) as usize
 }
 
-/// Whether `python3` runs; where it does not, a note that `what` is not tested.
-pub fn python3(what: &str) -> bool {
+/// Fails the test when `python3`, which the tests of `what` run, is missing
+/// (the test suite needs it: README's set-up).
+pub fn need_python3(what: &str) {
     let ok = std::process::Command::new("python3")
         .arg("--version")
         .stdout(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("python3 not found: {what} not tested");
-    }
-    ok
+    assert!(ok, "python3 not found: it is needed to test {what}");
 }
 
 /// The engine's output for `script` (commands ending in a `go` that ends on
