@@ -2,22 +2,26 @@
 //! depth on one thread with a fresh 16 MiB table each; the node count is
 //! deterministic (a signature of the search), the speed is not.
 
+use crate::engine_game::EngineGame;
+use crate::eval::Evaluation;
 use crate::registry::{RuleOptions, VariantId};
 use crate::tt::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 7;
 
-/// Runs the bench; returns the lines to print.
-pub fn run_bench(depth: Option<i32>) -> Vec<String> {
+/// Runs the bench, each variant with the evaluation `eval_of` gives its
+/// game (the engine's); returns the lines to print.
+pub fn run_bench(depth: Option<i32>, eval_of: impl Fn(&dyn EngineGame) -> Evaluation) -> Vec<String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let start = std::time::Instant::now();
     let mut lines = Vec::new();
     let mut total = 0u64;
     for &id in VariantId::ALL {
         let (v, game) = (id.name(), id.engine_game(&RuleOptions::default()));
+        let eval = eval_of(game.as_ref());
         for &fen in game.bench_positions() {
             let tt = TranspositionTable::new(16);
-            match game.bench_search(fen, depth, &tt) {
+            match game.bench_search(fen, depth, &tt, &eval) {
                 Ok((best, nodes)) => {
                     total += nodes;
                     lines.push(format!("info string bench {v} {fen} bestmove {best} nodes {nodes}"));

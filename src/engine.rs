@@ -4,13 +4,14 @@
 
 use crate::engine_game::EngineGame;
 use crate::errors::{MoveError, OptionError, PositionError};
-use crate::eval::WeightsChoice;
 use crate::eval::weights::{Weights, WeightsError, read_bytes};
+use crate::eval::{Evaluation, WeightsChoice};
 use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
-use crate::search::{Event, Shared};
+use crate::search::{Event, Memory, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
@@ -61,6 +62,14 @@ pub struct Engine {
     /// `Move Overhead`: milliseconds kept back from each move's time.
     move_overhead_ms: u64,
     tt: Arc<TranspositionTable>,
+    /// The evaluations `EvalFile` set, per evaluation slot
+    /// ([`EngineGame::eval_slot`]); each search gets its slot's (a new
+    /// file replaces it, and the old one is freed when the last search
+    /// using it ends).
+    evals: HashMap<usize, Evaluation>,
+    /// A slot `evals` lacks plays with the hand-set evaluation (`EvalFile
+    /// <none>`) rather than the built-in one.
+    handset: bool,
     running: Option<Running>,
     events_tx: Sender<Event>,
     /// Search events (info lines, the best move) for the protocol to print.
@@ -85,6 +94,8 @@ impl Engine {
             rules: RuleOptions::default(),
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            evals: HashMap::new(),
+            handset: false,
             running: None,
             events_tx,
             events,
@@ -93,6 +104,24 @@ impl Engine {
 
     pub fn variant(&self) -> &'static str {
         self.game.variant()
+    }
+
+    /// The evaluation a game `g` of any variant is played with.
+    pub fn evaluation_of(&self, g: &dyn EngineGame) -> Evaluation {
+        if let Some(e) = self.evals.get(&g.eval_slot()) {
+            return e.clone();
+        }
+        let builtin = g.builtin_evaluation();
+        match self.handset {
+            // Nothing to fit: the hand-set evaluation cannot be refused.
+            true => g.evaluation_with(&builtin, WeightsChoice::HandSet).unwrap_or(builtin),
+            false => builtin,
+        }
+    }
+
+    /// The evaluation the current game is played with.
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation_of(self.game.as_ref())
     }
 
     /// The current game (the position being searched while a search runs).
@@ -183,14 +212,8 @@ impl Engine {
             _ => None,
         };
         if let Some(choice) = every {
-            for name in VARIANTS {
-                for rules in RuleOptions::each_table() {
-                    if let Some(g) = new_game_with(name, &rules) {
-                        // Without a file nothing can fail to fit.
-                        let _ = g.set_weights(choice);
-                    }
-                }
-            }
+            self.evals.clear();
+            self.handset = matches!(choice, WeightsChoice::HandSet);
             self.tt.clear();
             return Ok(match choice {
                 WeightsChoice::HandSet => "EvalFile <none>: every variant evaluates without learned weights".into(),
@@ -203,7 +226,7 @@ impl Engine {
             return self.set_network_file(&bytes, path);
         }
         let w = Weights::from_bytes(&bytes).map_err(fail)?;
-        let when = self.set_eval_of(&w.variant, |g| g.set_weights(WeightsChoice::File(&w, path))).map_err(fail)?;
+        let when = self.set_eval_of(&w.variant, WeightsChoice::File(&w, path)).map_err(fail)?;
         Ok(format!("EvalFile {path}: {} weights loaded ({}){when}", w.variant, w.description))
     }
 
@@ -212,32 +235,34 @@ impl Engine {
     fn set_network_file(&mut self, bytes: &[u8], path: &str) -> Result<String, OptionError> {
         let fail = |error| OptionError::EvalFile { path: path.into(), error };
         let net = crate::eval::nnue::Network::from_bytes(bytes).map_err(fail)?;
-        let when = self.set_eval_of(&net.variant, |g| g.set_network(&net, path)).map_err(fail)?;
+        let when = self.set_eval_of(&net.variant, WeightsChoice::Net(&net, path)).map_err(fail)?;
         Ok(format!("EvalFile {path}: {} network loaded ({}){when}", net.variant, net.shape()))
     }
 
-    /// Runs `set` on a game of `variant` (the current game, or a new one of
-    /// another variant: evaluations are kept per variant), then on each other
-    /// set of tables the variant keeps (IAGO's rule options: the file serves
-    /// them too where it fits), and clears the hash; returns what to add for
-    /// a variant not played now.
-    fn set_eval_of(
-        &mut self,
-        variant: &str,
-        set: impl Fn(&dyn EngineGame) -> Result<(), WeightsError>,
-    ) -> Result<String, WeightsError> {
+    /// Applies `choice` to the evaluation of a game of `variant` (the
+    /// current game, or a new one of another variant: evaluations are kept
+    /// per variant), then to each other set of tables the variant keeps
+    /// (IAGO's rule options: the file serves them too where it fits), and
+    /// clears the hash; returns what to add for a variant not played now.
+    fn set_eval_of(&mut self, variant: &str, choice: WeightsChoice) -> Result<String, WeightsError> {
         let current = variant == self.variant();
+        let set = |engine: &mut Self, g: &dyn EngineGame| -> Result<(), WeightsError> {
+            let new = g.evaluation_with(&engine.evaluation_of(g), choice)?;
+            engine.evals.insert(g.eval_slot(), new);
+            Ok(())
+        };
         if current {
-            set(self.game.as_ref())?;
+            let game = self.game.clone_engine_game();
+            set(self, game.as_ref())?;
         } else {
             let other = new_game_with(variant, &RuleOptions::default())
                 .ok_or_else(|| WeightsError::UnknownVariant(variant.into()))?;
-            set(other.as_ref())?;
+            set(self, other.as_ref())?;
         }
         for rules in RuleOptions::each_table() {
             if let Some(g) = new_game_with(variant, &rules) {
                 // The table the first call set fits; another may not.
-                let _ = set(g.as_ref());
+                let _ = set(self, g.as_ref());
             }
         }
         self.tt.clear();
@@ -351,6 +376,7 @@ impl Engine {
         limits.move_overhead = Some(self.move_overhead_ms);
         let shared = Arc::new(Shared::new(limits.ponder));
         let tt = self.tt.clone();
+        let eval = self.evaluation_of(game.as_ref());
         let tx = self.events_tx.clone();
         let (threads, multipv) = (self.threads, self.multipv);
         let sh = shared.clone();
@@ -358,7 +384,9 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let run = std::panic::AssertUnwindSafe(|| game.search(&limits, threads, multipv, &sh, &tt, &tx));
+                let run = std::panic::AssertUnwindSafe(|| {
+                    game.search(&limits, threads, multipv, &sh, Memory { tt: &tt, eval: &eval }, &tx)
+                });
                 std::panic::catch_unwind(run).unwrap_or_else(|_| {
                     // A bug must not cost the game on time: answer with a legal move.
                     let best = game.legal_moves().into_iter().next();

@@ -3,13 +3,13 @@
 //! planning, native notation, XBoard's view). The engine holds a
 //! `Box<dyn EngineGame>`; the registry makes them.
 
-use crate::eval::WeightsChoice;
 use crate::eval::terms::col::COUNT as TERM_COLUMNS;
 use crate::eval::weights::{WeightsError, WeightsSource};
+use crate::eval::{Evaluation, WeightsChoice};
 use crate::game::{AnyGame, Game};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Event, SearchJob, Shared, run_search};
+use crate::search::{Event, Memory, SearchJob, Shared, run_search};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crate::variants::{EngineVariant, NativeNotation};
@@ -26,39 +26,45 @@ pub trait EngineGame: AnyGame {
         threads: usize,
         multipv: usize,
         shared: &Shared,
-        tt: &TranspositionTable,
+        memory: Memory<'_>,
         tx: &Sender<Event>,
     ) -> u64;
-    /// Static evaluation from the side to move's view, in centipawns (the
-    /// network's when one is in use).
-    fn evaluate(&self) -> i32;
-    /// The formula's evaluation (with the learned weights in use) from the
+    /// Static evaluation with `eval` from the side to move's view, in
+    /// centipawns (the network's when `eval` has one).
+    fn evaluate(&self, eval: &Evaluation) -> i32;
+    /// The formula's evaluation (with `eval`'s learned weights) from the
     /// side to move's view, without any network: what a network on top of
     /// the formula and a fit of corrections to it are trained against.
-    fn formula_evaluate(&self) -> i32;
+    fn formula_evaluate(&self, eval: &Evaluation) -> i32;
     /// The formula's evaluation split into terms, each from White's view.
-    fn eval_terms(&self) -> EvalTerms;
-    /// Sets the variant's learned weights; weights that do not fit are
-    /// refused and the old ones kept. Only while no search runs.
-    fn set_weights(&self, choice: WeightsChoice) -> Result<(), WeightsError>;
-    /// Where the variant's weights in use come from.
-    fn weights_source(&self) -> WeightsSource;
+    fn eval_terms(&self, eval: &Evaluation) -> EvalTerms;
+    /// The variant's built-in evaluation (its built-in weights and network).
+    fn builtin_evaluation(&self) -> Evaluation;
+    /// `eval` with `choice` for this game's type (a network is widened
+    /// to its pieces); weights that do not fit are refused.
+    fn evaluation_with(&self, eval: &Evaluation, choice: WeightsChoice) -> Result<Evaluation, WeightsError>;
+    /// Which evaluation this game's type plays with: games whose types
+    /// share their evaluation tables (Ita's rule options) share one.
+    fn eval_slot(&self) -> usize;
     /// The generic terms as counts from White's view, and the weights that
     /// make their dot product the evaluation from White's view (see
     /// [`crate::eval::term_columns`]; `calvin datagen terms`).
-    fn term_columns(&self) -> [i32; TERM_COLUMNS];
+    fn term_columns(&self, eval: &Evaluation) -> [i32; TERM_COLUMNS];
     fn term_weights(&self) -> [i32; TERM_COLUMNS];
     /// The network's feature count for this variant and the active features
     /// of the position seen by White and by Black (`crate::eval::nnue`).
     fn nnue_features(&self) -> (usize, [Vec<u16>; 2]);
-    /// Sets a network read from `path`; one that does not fit is refused
-    /// and the evaluation kept. Only while no search runs.
-    fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError>;
-    /// The network's evaluation from the side to move's view and where the
-    /// network comes from; `None`: no network, the formula evaluates.
-    fn network_eval(&self) -> Option<(i32, WeightsSource)>;
-    /// A fixed-depth single-thread search from `fen` (bench): (best move, nodes).
-    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String>;
+    /// `eval`'s network's evaluation from the side to move's view and where
+    /// the network comes from; `None`: no network, the formula evaluates.
+    fn network_eval(&self, eval: &Evaluation) -> Option<(i32, WeightsSource)>;
+    /// A fixed-depth single-thread search from `fen` with `eval` (bench): (best move, nodes).
+    fn bench_search(
+        &self,
+        fen: &str,
+        depth: i32,
+        tt: &TranspositionTable,
+        eval: &Evaluation,
+    ) -> Result<(String, u64), String>;
     /// The variant's bench positions.
     fn bench_positions(&self) -> &'static [&'static str];
     /// Limits for time planning under the variant's clock rules.
@@ -101,7 +107,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         threads: usize,
         multipv: usize,
         shared: &Shared,
-        tt: &TranspositionTable,
+        memory: Memory<'_>,
         tx: &Sender<Event>,
     ) -> u64 {
         let over = self.outcome();
@@ -114,17 +120,18 @@ impl<V: EngineVariant> EngineGame for Game<V> {
             multipv,
             moves_hint: 30,
             shared,
-            tt,
+            tt: memory.tt,
+            eval: memory.eval,
         };
         run_search(job, tx, over)
     }
-    fn evaluate(&self) -> i32 {
-        V::evaluate(self.pos())
+    fn evaluate(&self, eval: &Evaluation) -> i32 {
+        crate::eval::evaluate(self.pos(), eval)
     }
-    fn formula_evaluate(&self) -> i32 {
-        crate::eval::formula_eval(self.pos())
+    fn formula_evaluate(&self, eval: &Evaluation) -> i32 {
+        crate::eval::formula_eval(self.pos(), eval)
     }
-    fn eval_terms(&self) -> EvalTerms {
+    fn eval_terms(&self, eval: &Evaluation) -> EvalTerms {
         use crate::bitboard::Bits;
         let pos = self.pos();
         let (mut material, mut hand) = (0, 0);
@@ -136,19 +143,22 @@ impl<V: EngineVariant> EngineGame for Game<V> {
             }
         }
         let variant = V::extra(pos);
-        let total = crate::eval::formula_eval(pos);
+        let total = crate::eval::formula_eval(pos, eval);
         let white = if pos.side == 0 { total } else { -total };
-        let learned = crate::eval::learned_eval(pos);
+        let learned = crate::eval::learned_eval(pos, eval);
         EvalTerms { material, hand, variant, positional: white - material - hand - variant, learned, total }
     }
-    fn set_weights(&self, choice: WeightsChoice) -> Result<(), WeightsError> {
-        crate::eval::set_weights::<V>(choice)
+    fn builtin_evaluation(&self) -> Evaluation {
+        Evaluation::builtin::<V>()
     }
-    fn weights_source(&self) -> WeightsSource {
-        V::eval_tables().pieces().source.clone()
+    fn evaluation_with(&self, eval: &Evaluation, choice: WeightsChoice) -> Result<Evaluation, WeightsError> {
+        eval.with::<V>(choice)
     }
-    fn term_columns(&self) -> [i32; TERM_COLUMNS] {
-        crate::eval::term_columns(self.pos())
+    fn eval_slot(&self) -> usize {
+        V::eval_tables() as *const crate::eval::EvalTables<V::G> as usize
+    }
+    fn term_columns(&self, eval: &Evaluation) -> [i32; TERM_COLUMNS] {
+        crate::eval::term_columns(self.pos(), eval)
     }
     fn term_weights(&self) -> [i32; TERM_COLUMNS] {
         V::EVAL_WEIGHTS.columns()
@@ -161,15 +171,18 @@ impl<V: EngineVariant> EngineGame for Game<V> {
         }
         (feature_count::<V>(), out)
     }
-    fn set_network(&self, net: &crate::eval::nnue::Network, path: &str) -> Result<(), WeightsError> {
-        crate::eval::set_weights::<V>(WeightsChoice::Net(net, path))
+    fn network_eval(&self, eval: &Evaluation) -> Option<(i32, WeightsSource)> {
+        eval.net.as_ref().map(|n| (n.evaluate(self.pos(), eval), n.source.clone()))
     }
-    fn network_eval(&self) -> Option<(i32, WeightsSource)> {
-        crate::eval::network::<V>().map(|n| (n.evaluate(self.pos()), n.source.clone()))
-    }
-    fn bench_search(&self, fen: &str, depth: i32, tt: &TranspositionTable) -> Result<(String, u64), String> {
+    fn bench_search(
+        &self,
+        fen: &str,
+        depth: i32,
+        tt: &TranspositionTable,
+        eval: &Evaluation,
+    ) -> Result<(String, u64), String> {
         let pos = Position::<V>::from_fen(fen).map_err(|e| e.to_string())?;
-        let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt);
+        let (m, _, nodes) = crate::search::search_fixed(&pos, depth, tt, eval);
         Ok((if m == Move::NONE { "(none)".into() } else { pos.move_to_uci(m) }, nodes))
     }
     fn bench_positions(&self) -> &'static [&'static str] {

@@ -13,7 +13,7 @@ use crate::bitboard::Bits;
 use crate::geometry::Geometry;
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, MAX_TYPES, Variant};
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Arc;
 pub use terms::EvalWeights;
 use terms::{Columns, Terms, Weighted, col};
 use weights::{Weights, WeightsError, WeightsSource};
@@ -56,57 +56,97 @@ pub trait Evaluator: Variant {
     fn extra(_pos: &Position<Self>) -> i32 {
         0
     }
-    fn evaluate(pos: &Position<Self>) -> i32 {
-        match network::<Self>() {
-            Some(n) => n.evaluate(pos),
-            None => formula_eval(pos),
-        }
+}
+
+/// The static evaluation of `pos` with `eval`, from the side to move's
+/// view: the network's where `eval` has one, else the formula's.
+pub fn evaluate<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> i32 {
+    match &eval.net {
+        Some(n) => n.evaluate(pos, eval),
+        None => formula_eval(pos, eval),
     }
 }
 
 /// The hand-set formula's evaluation (with the learned piece corrections),
 /// from the side to move's view, whether or not a network is in use.
-pub fn formula_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
+pub fn formula_eval<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> i32 {
     let mut sum = Weighted::<V>::new();
-    eval_terms(pos, &mut sum);
+    eval_terms(pos, &eval.pieces, &mut sum);
     let white = sum.white();
     if pos.side == 0 { white } else { -white }
 }
 
 /// The evaluation from a network's output `out` for `pos`: the output
 /// itself, or added to the formula's where the network corrects it.
+/// (`eval`'s piece values serve the formula.)
 #[inline(always)]
-pub fn network_plus<V: Evaluator>(net: &nnue::Network, out: i32, pos: &Position<V>) -> i32 {
-    if net.on_top { out + formula_eval(pos) } else { out }
+pub fn network_plus<V: Evaluator>(net: &nnue::Network, out: i32, pos: &Position<V>, eval: &Evaluation) -> i32 {
+    if net.on_top { out + formula_eval(pos, eval) } else { out }
 }
 
 /// A network in use and where it comes from.
 pub struct NetSlot {
-    pub net: nnue::Network,
+    pub net: Arc<nnue::Network>,
     pub source: WeightsSource,
 }
 
 impl NetSlot {
-    /// The evaluation of `pos` with the network, from scratch (the side to move's view).
-    pub fn evaluate<V: Evaluator>(&self, pos: &Position<V>) -> i32 {
-        network_plus(&self.net, self.net.evaluate(pos), pos)
+    /// The evaluation of `pos` with the network, from scratch (the side to
+    /// move's view; `eval`'s piece values serve a network on top of the formula).
+    pub fn evaluate<V: Evaluator>(&self, pos: &Position<V>, eval: &Evaluation) -> i32 {
+        network_plus(&self.net, self.net.evaluate(pos), pos, eval)
     }
 }
 
-/// `V`'s network in use, if any (one atomic load).
-#[inline(always)]
-pub fn network<V: Evaluator>() -> Option<&'static NetSlot> {
-    let p = V::eval_tables().net.load(Ordering::Acquire);
-    // SAFETY: `net` holds null or pointers from `Box::leak` (in `build` and
-    // `set_weights`), never freed: valid for 'static.
-    unsafe { p.as_ref() }
+/// What a game is evaluated with: the piece values and the network, if
+/// any. Immutable and shared: the engine holds one per variant (and rule
+/// options that change its pieces) and hands it to each search; a new
+/// `EvalFile` makes a new one, and the old one is freed when the last
+/// search that uses it ends.
+#[derive(Clone)]
+pub struct Evaluation {
+    pub pieces: Arc<PieceTables>,
+    pub net: Option<Arc<NetSlot>>,
+}
+
+impl Evaluation {
+    /// `V`'s built-in evaluation: its built-in weights and network.
+    pub fn builtin<V: Evaluator>() -> Self {
+        let t = V::eval_tables();
+        Evaluation { pieces: t.builtin.clone(), net: t.builtin_net.clone() }
+    }
+
+    /// `V`'s hand-set evaluation: no learned weights, no network.
+    pub fn handset<V: Evaluator>() -> Self {
+        Evaluation { pieces: V::eval_tables().handset.clone(), net: None }
+    }
+
+    /// This evaluation with `choice` for `V`; weights that do not fit `V`
+    /// are refused. A weights file replaces the piece values and drops the
+    /// network; a network keeps the piece values.
+    pub fn with<V: Evaluator>(&self, choice: WeightsChoice) -> Result<Self, WeightsError> {
+        Ok(match choice {
+            WeightsChoice::BuiltIn => Self::builtin::<V>(),
+            WeightsChoice::HandSet => Self::handset::<V>(),
+            WeightsChoice::File(w, path) => {
+                let source = WeightsSource::File { path: path.into(), description: w.description.clone() };
+                Evaluation { pieces: Arc::new(PieceTables::build::<V>(Some(w), source)?), net: None }
+            }
+            WeightsChoice::Net(n, path) => {
+                let net = n.fit::<V>(V::NET_STAND_INS)?;
+                let description = format!("network {}", net.shape());
+                let source = WeightsSource::File { path: path.into(), description };
+                Evaluation { pieces: self.pieces.clone(), net: Some(Arc::new(NetSlot { net: Arc::new(net), source })) }
+            }
+        })
+    }
 }
 
 /// Every term of the evaluation of `pos` added to `acc`: the generic terms,
 /// the variant's own and the tempo.
 #[inline(always)]
-pub fn eval_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
-    generic_terms(pos, acc);
+pub fn eval_terms<V: Evaluator, A: Terms>(pos: &Position<V>, pieces: &PieceTables, acc: &mut A) {
+    generic_terms(pos, pieces, acc);
     acc.add(0, col::EXTRA, V::extra(pos));
     acc.add(pos.side, col::TEMPO, 1);
 }
@@ -114,9 +154,9 @@ pub fn eval_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
 /// The terms of `pos`'s evaluation as counts from White's view (one row of
 /// `calvin datagen terms`): their dot product with
 /// `V::EVAL_WEIGHTS.columns()` is the evaluation from White's view.
-pub fn term_columns<V: Evaluator>(pos: &Position<V>) -> [i32; col::COUNT] {
+pub fn term_columns<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> [i32; col::COUNT] {
     let mut c = Columns::new(V::EVAL_WEIGHTS);
-    eval_terms(pos, &mut c);
+    eval_terms(pos, &eval.pieces, &mut c);
     c.row
 }
 
@@ -144,7 +184,7 @@ pub fn default_pst<V: Variant>(t: u8, color: usize, sq: usize) -> i32 {
 }
 
 /// The values of the pieces that learned weights correct, built once per
-/// set of weights and swapped as a whole (see [`EvalTables::pieces`]).
+/// set of weights (see [`Evaluation`]).
 pub struct PieceTables {
     /// `pst[(color * MAX_TYPES + t) * squares + sq]`, from `color`'s view:
     /// the hand-set placement value plus the learned material and square
@@ -216,18 +256,13 @@ fn check_shape<V: Evaluator>(w: &Weights) -> Result<(), WeightsError> {
     Ok(())
 }
 
-/// What the evaluation precomputes per variant.
+/// What the evaluation precomputes per variant, once.
 pub struct EvalTables<G: Geometry> {
-    /// The piece values in use: always a table leaked by [`Box::leak`]
-    /// (never freed), swapped by [`set_weights`].
-    pieces: AtomicPtr<PieceTables>,
-    /// The built-in weights' table and the hand-set one (no weights):
-    /// chosen again without a new leak.
-    builtin: &'static PieceTables,
-    handset: &'static PieceTables,
-    /// The network in use (null: none), swapped like `pieces`, and the built-in one.
-    net: AtomicPtr<NetSlot>,
-    builtin_net: Option<&'static NetSlot>,
+    /// The built-in weights' table and the hand-set one (no weights).
+    builtin: Arc<PieceTables>,
+    handset: Arc<PieceTables>,
+    /// The built-in network, if any.
+    builtin_net: Option<Arc<NetSlot>>,
     /// The square and its neighbours (a king's zone).
     pub zone: Vec<G::B>,
     /// For a pawn of each colour: the squares ahead of it on its own and
@@ -242,33 +277,30 @@ pub struct EvalTables<G: Geometry> {
 
 impl<G: Geometry> EvalTables<G> {
     pub fn build<V: Evaluator<G = G>>() -> Self {
-        let leak = |t: PieceTables| -> &'static PieceTables { Box::leak(Box::new(t)) };
         let handset = match PieceTables::build::<V>(None, WeightsSource::None) {
-            Ok(t) => leak(t),
+            Ok(t) => Arc::new(t),
             Err(e) => panic!("{}: {e}", V::NAME), // no weights: nothing to check
         };
         let builtin = if V::WEIGHTS.is_empty() {
-            handset
+            handset.clone()
         } else {
             // The binary's own bytes (a test reads every variant's).
             match Weights::from_bytes(V::WEIGHTS)
                 .and_then(|w| PieceTables::build::<V>(Some(&w), WeightsSource::BuiltIn(w.description.clone())))
             {
-                Ok(t) => leak(t),
+                Ok(t) => Arc::new(t),
                 Err(e) => panic!("{}: the built-in weights are broken: {e}", V::NAME),
             }
         };
-        let pieces = AtomicPtr::new(builtin as *const PieceTables as *mut PieceTables);
-        let builtin_net: Option<&'static NetSlot> = (!V::NET.is_empty()).then(|| {
+        let builtin_net = (!V::NET.is_empty()).then(|| {
             match nnue::Network::from_bytes(V::NET).and_then(|n| n.fit::<V>(V::NET_STAND_INS)) {
                 Ok(net) => {
                     let source = WeightsSource::BuiltIn(format!("network {}", net.shape()));
-                    &*Box::leak(Box::new(NetSlot { net, source }))
+                    Arc::new(NetSlot { net: Arc::new(net), source })
                 }
                 Err(e) => panic!("{}: the built-in network is broken: {e}", V::NAME),
             }
         });
-        let net = AtomicPtr::new(builtin_net.map_or(std::ptr::null_mut(), |n| n as *const NetSlot as *mut NetSlot));
         let near = |sq: usize, files: std::ops::RangeInclusive<i32>, ranks: std::ops::RangeInclusive<i32>| {
             let mut b = G::B::ZERO;
             for df in files {
@@ -301,15 +333,7 @@ impl<G: Geometry> EvalTables<G> {
                 b
             })
             .collect();
-        EvalTables { pieces, builtin, handset, net, builtin_net, zone, front_span, adjacent_files, shield }
-    }
-
-    /// The piece values in use (one atomic load: lock-free).
-    #[inline(always)]
-    pub fn pieces(&self) -> &'static PieceTables {
-        // SAFETY: `pieces` only ever holds pointers from `Box::leak` (in
-        // `build` and `set_weights`), which are never freed: valid for 'static.
-        unsafe { &*self.pieces.load(Ordering::Acquire) }
+        EvalTables { builtin, handset, builtin_net, zone, front_span, adjacent_files, shield }
     }
 }
 
@@ -333,36 +357,10 @@ pub enum WeightsChoice<'a> {
     Net(&'a nnue::Network, &'a str),
 }
 
-/// Sets `V`'s weights; weights that do not fit `V` are refused and the
-/// old ones kept. Called only while no search runs (the engine
-/// waits for it); a search would go on with the table it read. Each load
-/// leaks its table (a few KB: a reader may still hold the old one), which
-/// is what keeps [`EvalTables::pieces`] a plain load.
-pub fn set_weights<V: Evaluator>(choice: WeightsChoice) -> Result<(), WeightsError> {
-    let tables = V::eval_tables();
-    let (new, net): (&'static PieceTables, Option<&'static NetSlot>) = match choice {
-        WeightsChoice::BuiltIn => (tables.builtin, tables.builtin_net),
-        WeightsChoice::HandSet => (tables.handset, None),
-        WeightsChoice::File(w, path) => {
-            let source = WeightsSource::File { path: path.into(), description: w.description.clone() };
-            (Box::leak(Box::new(PieceTables::build::<V>(Some(w), source)?)), None)
-        }
-        WeightsChoice::Net(n, path) => {
-            let net = n.fit::<V>(V::NET_STAND_INS)?;
-            let description = format!("network {}", net.shape());
-            let slot = NetSlot { net, source: WeightsSource::File { path: path.into(), description } };
-            (tables.pieces(), Some(&*Box::leak(Box::new(slot))))
-        }
-    };
-    tables.pieces.store(new as *const PieceTables as *mut PieceTables, Ordering::Release);
-    tables.net.store(net.map_or(std::ptr::null_mut(), |n| n as *const NetSlot as *mut NetSlot), Ordering::Release);
-    Ok(())
-}
-
 /// The learned part of `pos`'s evaluation, from White's view: the
 /// weights' corrections of the pieces on the board and in hand.
-pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
-    let pieces = V::eval_tables().pieces();
+pub fn learned_eval<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> i32 {
+    let pieces = &eval.pieces;
     let mut score = [0i32; 2];
     for (c, s) in score.iter_mut().enumerate() {
         for t in 1..=V::PIECES.len() as u8 {
@@ -378,10 +376,10 @@ pub fn learned_eval<V: Evaluator>(pos: &Position<V>) -> i32 {
 /// Writes a variant's `eval_tables()` with its own static (a static inside
 /// a generic function would be shared by every variant). A generic impl
 /// (Ita's rule options) shares one static among its types: its `pst`,
-/// `WEIGHTS` and `NET` must not depend on the type parameters, and
-/// `EvalFile` loads through the current game's type, which swaps the shared
-/// table for all of them (the piece letters are checked against that
-/// type's). Where a parameter changes the pieces (IAGO's `X`, the Amazon),
+/// `WEIGHTS` and `NET` must not depend on the type parameters, and the
+/// engine keeps one [`Evaluation`] for all of them (keyed by the static:
+/// [`crate::engine_game::EngineGame::eval_slot`]; an `EvalFile`'s piece
+/// letters are checked against the current game's type). Where a parameter changes the pieces (IAGO's `X`, the Amazon),
 /// `eval_tables!(G, key)` keeps a static per value of `key`
 /// ([`crate::registry::RuleOptions::each_table`] reaches both).
 #[macro_export]
@@ -402,10 +400,9 @@ const SHELTER_MATERIAL: i32 = 1300;
 
 /// Material, hand, placement, mobility, threats, pawn structure, king
 /// safety and the king's centrality, added to `acc` per side.
-fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, acc: &mut A) {
+fn generic_terms<V: Evaluator, A: Terms>(pos: &Position<V>, pieces: &PieceTables, acc: &mut A) {
     let tables = V::tables();
     let eval = V::eval_tables();
-    let pieces = eval.pieces();
     let occ = pos.occupied();
     let all = V::G::tables().all;
     let empty = !occ & all;
@@ -610,12 +607,17 @@ fn shelter<V: Evaluator, A: Terms>(pos: &Position<V>, eval: &EvalTables<V::G>, c
 mod tests {
     use super::*;
     use crate::variants::chess::Chess;
+
+    /// Chess's built-in evaluation.
+    fn chess() -> Evaluation {
+        Evaluation::builtin::<Chess>()
+    }
     #[test]
     fn start_is_balanced_and_material_counts() {
         let p = Position::<Chess>::startpos();
-        assert_eq!(formula_eval(&p), 10);
+        assert_eq!(formula_eval(&p, &chess()), 10);
         let q = Position::<Chess>::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        assert!(formula_eval(&q) > 900);
+        assert!(formula_eval(&q, &chess()) > 900);
     }
 
     /// `color`'s score from what `f` adds with chess's weights.
@@ -676,7 +678,7 @@ mod tests {
         // Centrality: Black's king e8 6 times (1300 - 320) / 100 = 58,
         // White's king f2 6 times (1300 - 830) / 100 = 28.
         let p = Position::<Chess>::from_fen("4k3/8/8/2br4/8/4N3/5K2/8 w - - 0 1").unwrap();
-        let row = term_columns(&p);
+        let row = term_columns(&p, &chess());
         let picked = [col::THREAT_BY_LESSER, col::HANGING, col::MOBILITY, col::DANGER_UNITS2, col::KING_CENTER];
         assert_eq!(picked.map(|c| row[c]), [1, 1, 8 - 20, 9, 28 - 58]);
         let mut attacks = [[0u64; MAX_TYPES]; 2];
@@ -709,13 +711,13 @@ mod tests {
         // of 2 squares. Black's knight h8 reaches f7 and g6, which the h5
         // pawn attacks: 1 short. The kings are not counted.
         let white = Position::<Chess>::from_fen("4k3/8/8/8/8/1P6/2P5/N3K3 w - - 0 1").unwrap();
-        assert_eq!(term_columns(&white)[col::TRAPPED], 2);
+        assert_eq!(term_columns(&white, &chess())[col::TRAPPED], 2);
         let black = Position::<Chess>::from_fen("4k2n/8/8/7P/8/8/8/4K3 w - - 0 1").unwrap();
-        assert_eq!(term_columns(&black)[col::TRAPPED], -1);
+        assert_eq!(term_columns(&black, &chess())[col::TRAPPED], -1);
         let p = Position::<Chess>::from_fen("4k2n/8/8/7P/8/1P6/2P5/N3K3 w - - 0 1").unwrap();
-        assert_eq!(term_columns(&p)[col::TRAPPED], 2 - 1);
+        assert_eq!(term_columns(&p, &chess())[col::TRAPPED], 2 - 1);
         let untrapped = Position::<Chess>::from_fen("4k2n/8/8/8/7P/1P6/2P5/1N2K3 w - - 0 1").unwrap();
-        assert_eq!(term_columns(&untrapped)[col::TRAPPED], 0);
+        assert_eq!(term_columns(&untrapped, &chess())[col::TRAPPED], 0);
         assert_eq!(Chess::EVAL_WEIGHTS.trapped, -20);
     }
 
@@ -734,14 +736,14 @@ mod tests {
         // No pawn is doubled, isolated or passed. White has no pieces: Black's king g8 counts
         // its centrality (14 - 12) times 13, White's none.
         let p = Position::<Chess>::from_fen("r5k1/5ppp/8/8/3qn3/7P/5PP1/6K1 w - - 0 1").unwrap();
-        let row = term_columns(&p);
+        let row = term_columns(&p, &chess());
         let mut material = 0;
         for (c, sign) in [(0, 1), (1, -1)] {
             for t in 1..=6u8 {
                 for sq in p.pieces(c, t).iter() {
                     material += sign
                         * (Chess::PIECES[t as usize - 1].value
-                            + Chess::eval_tables().pieces().pst::<crate::geometry::Board8x8>(c, t, sq));
+                            + chess().pieces.pst::<crate::geometry::Board8x8>(c, t, sq));
                 }
             }
         }
@@ -757,7 +759,7 @@ mod tests {
         let w = Chess::EVAL_WEIGHTS.columns();
         let dot: i32 = row.iter().zip(w).map(|(x, w)| x * w).sum();
         assert_eq!(dot, material + 10 - 76 + 25 - 400 - 26);
-        assert_eq!(dot, formula_eval(&p));
+        assert_eq!(dot, formula_eval(&p, &chess()));
     }
 
     /// The built-in chess weights are the table `tuned.rs` held before
@@ -765,7 +767,7 @@ mod tests {
     /// from the piece's side): its sum, a weighted sum and four entries.
     #[test]
     fn builtin_chess_weights_are_the_old_table() {
-        let t = Chess::eval_tables().builtin;
+        let t = &Chess::eval_tables().builtin;
         assert!(matches!(&t.source, WeightsSource::BuiltIn(d) if d.starts_with("texel.py on 184486 positions")));
         let white: Vec<i32> = (1..=6).flat_map(|p| (0..64).map(move |sq| t.learned[p * 64 + sq])).collect();
         assert_eq!(white.iter().sum::<i32>(), 258);
@@ -801,10 +803,11 @@ mod tests {
         let mut net =
             nnue::Network::from_fn("historia-sako", nnue::feature_count::<HistoriaSako>(), 16, |i| (i % 7) as i16 - 3);
         let out = net.evaluate(&pos);
-        assert_eq!(network_plus(&net, out, &pos), out);
+        let eval = Evaluation::builtin::<HistoriaSako>();
+        assert_eq!(network_plus(&net, out, &pos, &eval), out);
         net.on_top = true;
-        assert_eq!(network_plus(&net, out, &pos), out + formula_eval(&pos));
-        assert_ne!(formula_eval(&pos), 0);
+        assert_eq!(network_plus(&net, out, &pos, &eval), out + formula_eval(&pos, &eval));
+        assert_ne!(formula_eval(&pos, &eval), 0);
     }
 
     /// The fitted variants have built-in weights (Ito Shogi keeps its
@@ -814,10 +817,11 @@ mod tests {
     fn builtin_weights_and_networks() {
         for name in crate::registry::VARIANTS {
             let g = crate::registry::new_game_with(name, &Default::default()).unwrap();
-            let builtin = matches!(g.weights_source(), WeightsSource::BuiltIn(_));
+            let eval = g.builtin_evaluation();
+            let builtin = matches!(eval.pieces.source, WeightsSource::BuiltIn(_));
             let fitted = ["chess", "historia-sako", "iago-b", "iago-c", "ita", "etcetera"];
             assert_eq!(builtin, fitted.contains(name), "{name}");
-            let net = g.network_eval().map(|(_, s)| s);
+            let net = g.network_eval(&eval).map(|(_, s)| s);
             assert!(matches!(net, Some(WeightsSource::BuiltIn(_))), "{name}: {net:?}");
         }
     }

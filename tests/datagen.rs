@@ -220,13 +220,14 @@ fn eval_writes_the_formula_evaluation_of_every_position() {
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
     assert_eq!(raw.len(), 4 * records.len());
     let mut game = calvin::registry::new_game_with("historia-sako", &Default::default()).expect("variant");
+    let eval = game.builtin_evaluation();
     let mut differs = 0;
     for (r, e) in records.iter().zip(raw.chunks(4)) {
         game.set_position(Some(&r.fen), &[]).expect("fen");
         let sign = if r.stm == 0 { 1 } else { -1 };
-        let white = sign * game.formula_evaluate();
+        let white = sign * game.formula_evaluate(&eval);
         assert_eq!(i32::from_le_bytes([e[0], e[1], e[2], e[3]]), white, "{}", r.fen);
-        differs += usize::from(sign * game.evaluate() != white);
+        differs += usize::from(sign * game.evaluate(&eval) != white);
     }
     // Historia Ŝako's built-in network is added in play, never written here.
     assert!(differs * 2 > records.len(), "{differs} of {}", records.len());

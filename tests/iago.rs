@@ -102,7 +102,7 @@ fn the_rulings_and_the_amazon_keep_their_own_tables() {
     for (variant, perft2) in [("iago-b", 784), ("iago-c", 9)] {
         let rulings = new_game_with(variant, &RuleOptions::default()).unwrap();
         assert_eq!(rulings.perft(2), perft2, "{variant}");
-        let (_, source) = rulings.network_eval().expect("the rulings' network");
+        let (_, source) = rulings.network_eval(&rulings.builtin_evaluation()).expect("the rulings' network");
         assert_eq!(source.to_string(), "built-in (network 1152x32 on top of the formula)", "{variant}");
         let fen = "4k3/8/8/8/8/8/8/A3K3[] w - - 0 1";
         let mut amazon = new_game_with(variant, &rules(&[(Reserve, "QMCA")])).unwrap();
@@ -110,9 +110,9 @@ fn the_rulings_and_the_amazon_keep_their_own_tables() {
         assert_eq!(amazon.perft(1), 24, "{variant}");
         // The network, widened to the Amazon (which reads as a Queen); the
         // formula counts the Amazon's value.
-        let (_, source) = amazon.network_eval().expect("the widened network");
+        let (_, source) = amazon.network_eval(&amazon.builtin_evaluation()).expect("the widened network");
         assert_eq!(source.to_string(), "built-in (network 1296x32 on top of the formula, A read as Q)", "{variant}");
-        assert_eq!(amazon.eval_terms().material, 1250, "{variant}");
+        assert_eq!(amazon.eval_terms(&amazon.builtin_evaluation()).material, 1250, "{variant}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! Search results with exact values: mates, each variant's special results,
 //! and a deterministic bench signature.
 
-use calvin::eval::Evaluator;
+use calvin::eval::{Evaluation, Evaluator};
 use calvin::position::Position;
 use calvin::search::{MATE, Score, outcome_value, search_fixed};
 use calvin::tt::TranspositionTable;
@@ -13,7 +13,7 @@ mod common;
 fn best<V: Evaluator>(fen: &str, depth: i32) -> (String, i32) {
     let pos = Position::<V>::from_fen(fen).unwrap();
     let tt = TranspositionTable::new(4);
-    let (m, v, _) = search_fixed(&pos, depth, &tt);
+    let (m, v, _) = search_fixed(&pos, depth, &tt, &Evaluation::builtin::<V>());
     (pos.move_to_uci(m), v)
 }
 
@@ -52,8 +52,8 @@ fn ita_prefers_the_best_score_pair() {
 #[test]
 fn bench_is_deterministic() {
     let signature = |lines: Vec<String>| lines.into_iter().find(|l| l.starts_with("Nodes searched")).unwrap();
-    let a = signature(calvin::bench::run_bench(Some(3)));
-    let b = signature(calvin::bench::run_bench(Some(3)));
+    let a = signature(calvin::bench::run_bench(Some(3), |g| g.builtin_evaluation()));
+    let b = signature(calvin::bench::run_bench(Some(3), |g| g.builtin_evaluation()));
     assert_eq!(a, b);
     let n: u64 = a.rsplit(' ').next().unwrap().parse().unwrap();
     assert!(n > 10_000, "{a}");

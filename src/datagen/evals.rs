@@ -14,11 +14,12 @@ pub fn static_evals(bytes: &[u8]) -> Result<Vec<i32>, String> {
     let v = VariantId::from_name(&data.header.variant)
         .ok_or_else(|| format!("the file's variant '{}' is not one this engine plays", data.header.variant))?;
     let mut game = v.engine_game(&RuleOptions::default());
+    let eval = game.builtin_evaluation();
     let mut out = Vec::with_capacity(data.positions());
     for g in &data.games {
         for r in &g.records {
             game.set_position(Some(&r.fen), &[]).map_err(|e| format!("game {}: {}: {e}", g.index, r.fen))?;
-            let e = game.formula_evaluate();
+            let e = game.formula_evaluate(&eval);
             out.push(if r.stm == 0 { e } else { -e });
         }
     }

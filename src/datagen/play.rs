@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::moves::{Kind, Move};
 use crate::position::Position;
 use crate::rng::SplitMix64;
-use crate::search::{DECISIVE, Event, Score, Shared};
+use crate::search::{DECISIVE, Event, Memory, Score, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crate::variant::Outcome;
@@ -98,7 +98,8 @@ fn random_opening<V: EngineVariant>(plies: usize, rng: &mut SplitMix64) -> Game<
 fn search<V: EngineVariant>(game: &Game<V>, limits: &Limits, tt: &TranspositionTable) -> (Option<Move>, Score, u64) {
     let (tx, rx) = unbounded();
     let shared = Shared::new(false);
-    let nodes = EngineGame::search(game, limits, 1, 1, &shared, tt, &tx);
+    let eval = crate::eval::Evaluation::builtin::<V>();
+    let nodes = EngineGame::search(game, limits, 1, 1, &shared, Memory { tt, eval: &eval }, &tx);
     drop(tx);
     let (mut score, mut best) = (Score::Cp(0), None);
     for ev in rx.try_iter() {

@@ -25,11 +25,12 @@ pub fn term_rows(bytes: &[u8]) -> Result<TermRows, String> {
     let v = VariantId::from_name(&data.header.variant)
         .ok_or_else(|| format!("the file's variant '{}' is not one this engine plays", data.header.variant))?;
     let mut game = v.engine_game(&RuleOptions::default());
+    let eval = game.builtin_evaluation();
     let mut rows = Vec::with_capacity(data.positions());
     for g in &data.games {
         for r in &g.records {
             game.set_position(Some(&r.fen), &[]).map_err(|e| format!("game {}: {}: {e}", g.index, r.fen))?;
-            rows.push(game.term_columns());
+            rows.push(game.term_columns(&eval));
         }
     }
     Ok(TermRows { weights: game.term_weights(), rows })
@@ -78,13 +79,14 @@ mod tests {
         for &v in VariantId::ALL {
             let mut game: Box<dyn EngineGame> = v.engine_game(&RuleOptions::default());
             let weights = game.term_weights();
+            let eval = game.builtin_evaluation();
             let mut checked = 0;
             for fen in game.bench_positions() {
                 game.set_position(Some(fen), &[]).expect("bench position");
                 for ply in 0..60usize {
-                    let row = game.term_columns();
+                    let row = game.term_columns(&eval);
                     let dot: i32 = row.iter().zip(weights).map(|(x, w)| x * w).sum();
-                    let stm = game.formula_evaluate();
+                    let stm = game.formula_evaluate(&eval);
                     let white = if game.side_to_move() == 0 { stm } else { -stm };
                     assert_eq!(dot, white, "{}: {} {row:?}", v.name(), game.fen());
                     checked += 1;

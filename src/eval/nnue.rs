@@ -364,7 +364,7 @@ struct Entry<V: Variant> {
 /// the difference is taken from the entry's own pieces, so an entry left
 /// from another path gives the right result too, only more slowly.
 pub struct NnueStack<V: Variant> {
-    net: &'static Network,
+    net: std::sync::Arc<Network>,
     entries: Vec<Entry<V>>,
     feats: Vec<u16>,
 }
@@ -373,7 +373,8 @@ pub struct NnueStack<V: Variant> {
 const MAX_CHANGES: usize = 24;
 
 impl<V: Variant> NnueStack<V> {
-    pub fn new(net: &'static Network, plies: usize) -> Self {
+    pub fn new(net: std::sync::Arc<Network>, plies: usize) -> Self {
+        let hidden = net.hidden;
         let entry = || Entry {
             valid: false,
             pieces: Pieces {
@@ -381,14 +382,14 @@ impl<V: Variant> NnueStack<V> {
                 by_type: FixedArray::filled(Bb::<V>::ZERO),
                 hand: [[0; MAX_TYPES]; 2],
             },
-            acc: [vec![0; net.hidden], vec![0; net.hidden]],
+            acc: [vec![0; hidden], vec![0; hidden]],
         };
         NnueStack { net, entries: (0..plies).map(|_| entry()).collect(), feats: Vec::with_capacity(64) }
     }
 
     /// The network the stack evaluates with.
-    pub fn net(&self) -> &'static Network {
-        self.net
+    pub fn net(&self) -> &Network {
+        &self.net
     }
 
     /// The network's output for `pos`, the position at `ply` of the path,
@@ -397,7 +398,7 @@ impl<V: Variant> NnueStack<V> {
         let ply = ply.min(self.entries.len() - 1);
         let (before, rest) = self.entries.split_at_mut(ply);
         let entry = &mut rest[0];
-        let net = self.net;
+        let net = &*self.net;
         let updated = match before.last().filter(|b| b.valid) {
             Some(parent) => update(net, Some(parent), pos, entry),
             None if entry.valid => update(net, None, pos, entry),
@@ -517,8 +518,8 @@ mod tests {
     impl VariantVisitor for Incremental {
         type Out = usize;
         fn visit<V: EngineVariant>(self) -> usize {
-            let net: &'static Network = Box::leak(Box::new(random_net::<V>(32)));
-            let mut stack = NnueStack::<V>::new(net, 8);
+            let net = std::sync::Arc::new(random_net::<V>(32));
+            let mut stack = NnueStack::<V>::new(net.clone(), 8);
             let mut pos = Position::<V>::from_fen(V::START_FEN).unwrap();
             let mut x = 7u64;
             let mut plies = 0;

@@ -197,10 +197,22 @@ impl<W: Write> Core<W> {
         });
     }
 
-    /// Runs `bench` in the background (its own tables: the game is not touched).
+    /// Runs `bench` in the background (its own tables: the game is not
+    /// touched) with the evaluations the engine holds.
     pub fn start_bench(&mut self, depth: Option<i32>) {
+        use crate::registry::{RuleOptions, VariantId};
+        let evals: std::collections::HashMap<_, _> = VariantId::ALL
+            .iter()
+            .map(|id| {
+                let g = id.engine_game(&RuleOptions::default());
+                (g.eval_slot(), self.engine.evaluation_of(g.as_ref()))
+            })
+            .collect();
         self.start_work(move |send, _| {
-            for l in crate::bench::run_bench(depth) {
+            let eval_of = |g: &dyn crate::engine_game::EngineGame| {
+                evals.get(&g.eval_slot()).cloned().unwrap_or_else(|| g.builtin_evaluation())
+            };
+            for l in crate::bench::run_bench(depth, eval_of) {
                 send(Work::Line(l));
             }
         });

@@ -217,7 +217,8 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                 None => "info string result none".to_string(),
             },
             "eval" => {
-                let t = g.eval_terms();
+                let e = self.core.engine.evaluation();
+                let t = g.eval_terms(&e);
                 let terms = format!(
                     "info string eval {} white {} material {} hand {} variant {} positional {} learned {}\ninfo string weights {}",
                     t.total,
@@ -227,9 +228,9 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                     t.variant,
                     t.positional,
                     t.learned,
-                    g.weights_source()
+                    e.pieces.source
                 );
-                match g.network_eval() {
+                match g.network_eval(&e) {
                     Some((e, source)) => format!("{terms}\ninfo string network eval {e} weights {source}"),
                     None => terms,
                 }

@@ -58,6 +58,15 @@ pub enum Event {
     },
 }
 
+/// What searches of one game share and keep from one to the next: the
+/// transposition table and the evaluation.
+#[derive(Clone, Copy)]
+pub struct Memory<'a> {
+    pub tt: &'a crate::tt::TranspositionTable,
+    /// The evaluation the search plays with.
+    pub eval: &'a crate::eval::Evaluation,
+}
+
 /// State shared by the threads of one search (and the protocol, which may stop it).
 pub struct Shared {
     pub stop: AtomicBool,

@@ -4,7 +4,7 @@
 use super::params::THREAD_STACK_BYTES;
 use super::worker::Worker;
 use super::{Event, Info, RootMove, Shared};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluation, Evaluator};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{INF, Score};
@@ -27,6 +27,8 @@ pub struct SearchJob<'a, V: Evaluator> {
     pub moves_hint: u32,
     pub shared: &'a Shared,
     pub tt: &'a TranspositionTable,
+    /// The evaluation the search plays with.
+    pub eval: &'a Evaluation,
 }
 
 fn root_moves_of(moves: &[Move]) -> Vec<RootMove> {
@@ -90,12 +92,12 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
         let mut helpers = Vec::new();
         for id in 1..job.threads.max(1) {
             let rms = rms.clone();
-            let (shared, tt, limits, keys) = (job.shared, job.tt, job.limits, job.game_keys.clone());
+            let job = &job;
             helpers.push(
                 std::thread::Builder::new()
                     .stack_size(THREAD_STACK_BYTES)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::<V>::new(id, shared, tt, limits, tm, &keys, rms);
+                        let mut w = Worker::<V>::new(id, job, tm, rms);
                         w.iterate(&root, 1, &mut |_, _, _| {});
                         let answer = Answer {
                             depth: w.completed_depth,
@@ -108,7 +110,7 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                     .expect("spawn search thread"),
             );
         }
-        let mut w = Worker::<V>::new(0, job.shared, job.tt, job.limits, tm, &job.game_keys, rms);
+        let mut w = Worker::<V>::new(0, &job, tm, rms);
         let mut report = |w: &Worker<V>, depth: i32, multipv: usize| {
             let a = Answer { depth, seldepth: w.seldepth(), nodes: w.nodes, rm: None };
             for (i, rm) in w.root_moves.iter().take(multipv).enumerate() {
@@ -162,16 +164,34 @@ fn wait_while_infinite(limits: &Limits, shared: &Shared) {
 }
 
 /// Searches one position to a fixed depth on one thread, quietly; returns
-/// (best move, score, nodes). Used by `bench` and tests.
-pub fn search_fixed<V: Evaluator>(root: &Position<V>, depth: i32, tt: &TranspositionTable) -> (Move, i32, u64) {
+/// (best move, score, nodes) with the evaluation `eval`. Used by `bench` and tests.
+pub fn search_fixed<V: Evaluator>(
+    root: &Position<V>,
+    depth: i32,
+    tt: &TranspositionTable,
+    eval: &Evaluation,
+) -> (Move, i32, u64) {
     let limits = Limits::depth(depth);
     let shared = Shared::new(false);
     let tm = TimeManager::new(&limits, root.side, 30);
-    let moves = root_moves_of(&root.legal_moves());
-    if moves.is_empty() {
+    let legal = root.legal_moves().to_vec();
+    if legal.is_empty() {
         return (Move::NONE, 0, 0);
     }
-    let mut w = Worker::<V>::new(0, &shared, tt, &limits, tm, &[root.key], moves);
+    let moves = root_moves_of(&legal);
+    let job = SearchJob {
+        root: *root,
+        game_keys: vec![root.key],
+        root_moves: legal,
+        limits: &limits,
+        threads: 1,
+        multipv: 1,
+        moves_hint: 30,
+        shared: &shared,
+        tt,
+        eval,
+    };
+    let mut w = Worker::<V>::new(0, &job, tm, moves);
     w.iterate(root, 1, &mut |_, _, _| {});
     (w.root_moves[0].mv, w.root_moves[0].score, w.nodes)
 }

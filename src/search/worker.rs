@@ -10,10 +10,10 @@ use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
 use super::params::*;
 use super::see::see_ge;
-use super::{RootMove, Shared};
+use super::{RootMove, SearchJob, Shared};
 use crate::bitboard::Bits;
-use crate::eval::Evaluator;
 use crate::eval::nnue::NnueStack;
+use crate::eval::{Evaluation, Evaluator};
 use crate::movegen::LegalCtx;
 use crate::moves::Move;
 use crate::position::Position;
@@ -31,6 +31,8 @@ pub struct Worker<'a, V: Evaluator> {
     pub id: usize,
     pub(super) shared: &'a Shared,
     pub(super) tt: &'a TranspositionTable,
+    /// The evaluation the search plays with (the engine's, shared by the threads).
+    eval: &'a Evaluation,
     pub(super) limits: &'a Limits,
     pub(super) tm: TimeManager,
     /// Keys of the game so far (root last) then of the search path.
@@ -110,20 +112,15 @@ struct LoopResult {
 }
 
 impl<'a, V: Evaluator> Worker<'a, V> {
-    pub fn new(
-        id: usize,
-        shared: &'a Shared,
-        tt: &'a TranspositionTable,
-        limits: &'a Limits,
-        tm: TimeManager,
-        game_keys: &[u64],
-        root_moves: Vec<RootMove>,
-    ) -> Self {
+    /// Thread `id` of `job`'s search, with the root moves `root_moves`.
+    pub fn new(id: usize, job: &SearchJob<'a, V>, tm: TimeManager, root_moves: Vec<RootMove>) -> Self {
+        let game_keys = &job.game_keys;
         Worker {
             id,
-            shared,
-            tt,
-            limits,
+            shared: job.shared,
+            tt: job.tt,
+            eval: job.eval,
+            limits: job.limits,
             tm,
             keys: game_keys.to_vec(),
             root_index: game_keys.len().saturating_sub(1),
@@ -143,7 +140,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
-            nnue: crate::eval::network::<V>().map(|n| NnueStack::new(&n.net, MAX_PLY + 2)),
+            nnue: job.eval.net.as_ref().map(|n| NnueStack::new(n.net.clone(), MAX_PLY + 2)),
         }
     }
 
@@ -153,8 +150,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     #[inline]
     pub(super) fn static_eval(&mut self, pos: &Position<V>, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some(n) => crate::eval::network_plus(n.net(), n.evaluate(pos, ply), pos),
-            None => crate::eval::formula_eval(pos),
+            Some(n) => {
+                let out = n.evaluate(pos, ply);
+                crate::eval::network_plus(n.net(), out, pos, self.eval)
+            }
+            None => crate::eval::formula_eval(pos, self.eval),
         }
     }
 
@@ -626,12 +626,26 @@ mod tests {
         }
         let (shared, tt, limits) = (Shared::new(false), TranspositionTable::new(1), Limits::depth(1));
         let tm = TimeManager::new(&limits, 0, 30);
+        let eval = Evaluation::builtin::<ItoShogi>();
+        let job = |g: &Game<ItoShogi>| SearchJob {
+            root: *g.pos(),
+            game_keys: g.keys().to_vec(),
+            root_moves: Vec::new(),
+            limits: &limits,
+            threads: 1,
+            multipv: 1,
+            moves_hint: 30,
+            shared: &shared,
+            tt: &tt,
+            eval: &eval,
+        };
         let child = |w: &Worker<ItoShogi>, p: &Position<ItoShogi>, uci: &str| {
             w.child(p, p.parse_uci_move(uci).unwrap(), &p.legal_ctx())
         };
         // At the root: the start position stood twice before it.
         let root = *g.pos();
-        let w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g.keys(), Vec::new());
+        let job0 = job(&g);
+        let w = Worker::<ItoShogi>::new(0, &job0, tm, Vec::new());
         assert!(child(&w, &root, "a30a31").is_none());
         assert!(child(&w, &root, "a30a29").is_some());
         // From the position after three moves, the path a30a31 a1a2 a31a30
@@ -642,7 +656,8 @@ mod tests {
         for m in ["a1a2", "a31a30", "a2a1"] {
             g3.play_text(m).unwrap();
         }
-        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g3.keys(), Vec::new());
+        let job3 = job(&g3);
+        let mut w = Worker::<ItoShogi>::new(0, &job3, tm, Vec::new());
         let mut p = *g3.pos();
         for (m, repeats) in [("a30a31", false), ("a1a2", false), ("a31a30", false), ("a2a1", true)] {
             p = child(&w, &p, m).unwrap();
@@ -659,7 +674,8 @@ mod tests {
         for m in ["a1a2", "a31a30", "a2a1", "a30a31", "a1a2", "a31a30"] {
             g6.play_text(m).unwrap();
         }
-        let mut w = Worker::<ItoShogi>::new(0, &shared, &tt, &limits, tm, g6.keys(), Vec::new());
+        let job6 = job(&g6);
+        let mut w = Worker::<ItoShogi>::new(0, &job6, tm, Vec::new());
         let p = child(&w, g6.pos(), "a2a1").unwrap();
         w.keys.push(p.key);
         assert!(!w.is_repetition(0));

@@ -94,9 +94,10 @@ mod tests {
     /// every ply (and at a sibling of each).
     #[test]
     fn the_widened_network_updates_incrementally_with_an_amazon() {
-        let net: &'static Network = &crate::eval::network::<IagoBX>().expect("the widened network").net;
+        let eval = crate::eval::Evaluation::builtin::<IagoBX>();
+        let net = eval.net.as_ref().expect("the widened network").net.clone();
         assert_eq!(net.features, 1296);
-        let mut stack = NnueStack::<IagoBX>::new(net, 6);
+        let mut stack = NnueStack::<IagoBX>::new(net.clone(), 6);
         let mut pos = Position::<IagoBX>::startpos_with(word(0b1111));
         assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QMCAqmca] w KQBCDFGkqbcdfg - 0 1");
         assert_eq!(stack.evaluate(&pos, 0), net.evaluate(&pos));
