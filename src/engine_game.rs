@@ -13,6 +13,7 @@ use crate::search::{Event, Memory, SearchJob, Shared, run_search};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crate::variants::{EngineVariant, NativeNotation};
+use crate::wdl::WdlModel;
 use crossbeam_channel::Sender;
 
 /// What the engine asks of a game beyond its rules.
@@ -80,6 +81,8 @@ pub trait EngineGame: AnyGame {
     /// The FEN as XBoard gets it, and a FEN from XBoard completed.
     fn xboard_fen_out(&self, fen: &str) -> String;
     fn xboard_fen_in(&self, fen: &str) -> String;
+    /// The variant's win-rate model (`UCI_ShowWDL`).
+    fn wdl_model(&self) -> WdlModel;
 }
 
 /// The evaluation in terms, from White's view, and the total from the side
@@ -208,5 +211,8 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn xboard_fen_in(&self, fen: &str) -> String {
         V::xboard_fen_in(fen)
+    }
+    fn wdl_model(&self) -> WdlModel {
+        V::WDL
     }
 }

@@ -27,3 +27,4 @@ pub mod timeman;
 pub mod tt;
 pub mod variant;
 pub mod variants;
+pub mod wdl;

@@ -48,6 +48,8 @@ pub struct Core<W: Write> {
     pub out: W,
     /// Moves and `d` use the variant's native square names (option `ItaNotation`).
     pub native_notation: bool,
+    /// `info` lines carry `wdl W D L` after the score (option `UCI_ShowWDL`).
+    pub show_wdl: bool,
     /// Lines produced by background work other than search (perft, bench).
     work_tx: Sender<Work>,
     pub(super) work_rx: Receiver<Work>,
@@ -74,6 +76,7 @@ impl<W: Write> Core<W> {
             engine: Engine::new(),
             out,
             native_notation: false,
+            show_wdl: false,
             work_tx,
             work_rx,
             work: None,

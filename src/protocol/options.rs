@@ -67,6 +67,7 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
             kind: Kind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: MAX_MOVE_OVERHEAD_MS as i64 },
         },
         Opt { name: "Ponder", kind: Kind::Check { default: false } },
+        Opt { name: "UCI_ShowWDL", kind: Kind::Check { default: false } },
         Opt {
             name: "UCI_Variant",
             kind: Kind::Combo {
@@ -125,7 +126,7 @@ pub fn uci_line(o: &Opt, mode: Mode) -> String {
 /// `feature option="..."` (CECP). Hash, Threads and the variant have their
 /// own CECP commands (`memory`, `cores`, `variant`) and are left out.
 pub fn cecp_line(o: &Opt) -> Option<String> {
-    if matches!(o.name, "Hash" | "Threads" | "UCI_Variant" | "Ponder") {
+    if matches!(o.name, "Hash" | "Threads" | "UCI_Variant" | "Ponder" | "UCI_ShowWDL") {
         return None;
     }
     let body = match &o.kind {
@@ -187,6 +188,14 @@ impl<W: Write> Core<W> {
                 Some("true" | "false" | "1" | "0") => Ok(()),
                 _ => Err(choice("Ponder", "true or false")),
             },
+            "uci_showwdl" => {
+                self.show_wdl = match word.as_deref() {
+                    Some("true" | "1") => true,
+                    Some("false" | "0") => false,
+                    _ => return Err(choice("UCI_ShowWDL", "true or false")),
+                };
+                Ok(())
+            }
             "uci_variant" | "usi_variant" => {
                 let v = value.ok_or_else(|| OptionError::NeedsValue("UCI_Variant".into()))?.trim();
                 self.engine.set_variant(v)?;

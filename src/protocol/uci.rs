@@ -9,6 +9,7 @@ use super::{Flow, Mode, Protocol, Timing};
 use crate::errors::PositionError;
 use crate::search::{Event, Info, Score};
 use crate::timeman::Limits;
+use crate::wdl::WdlModel;
 use std::fmt::Display;
 use std::io::Write;
 use vampirc_uci::UciMessage;
@@ -22,12 +23,17 @@ pub fn banner() -> String {
     format!("{ENGINE_NAME} by {ENGINE_AUTHOR}")
 }
 
-/// The `info ...` line for a search report, moves written by `w`.
-pub fn info_line(i: &Info, w: &MoveText) -> String {
-    let score = match i.score {
+/// The `info ...` line for a search report, moves written by `w`; with a
+/// win-rate model (`UCI_ShowWDL`), `wdl W D L` follows the score.
+pub fn info_line(i: &Info, w: &MoveText, wdl: Option<WdlModel>) -> String {
+    let mut score = match i.score {
         Score::Cp(v) => format!("cp {v}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    if let Some(model) = wdl {
+        let [win, draw, loss] = model.wdl(i.score);
+        score += &format!(" wdl {win} {draw} {loss}");
+    }
     format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
@@ -114,7 +120,8 @@ impl<W: Write, D: Dialect> Protocol for UciLike<'_, W, D> {
         let w = self.writer();
         match ev {
             Event::Info(i) => {
-                let l = info_line(&i, &w);
+                let wdl = self.core.show_wdl.then(|| self.core.engine.game().wdl_model());
+                let l = info_line(&i, &w, wdl);
                 self.core.say(&l);
             }
             Event::BestMove { best, ponder, over } => {

@@ -14,6 +14,7 @@ pub mod ito;
 use crate::eval::Evaluator;
 use crate::registry::{RuleOption, RuleOptions, RuleValueError};
 use crate::timeman::Limits;
+use crate::wdl::WdlModel;
 
 /// What the engine knows of a variant beyond its rules and evaluation: its
 /// bench positions, its rule options, clock planning, a native notation and
@@ -30,6 +31,9 @@ pub trait EngineVariant: Evaluator {
     /// The ranks from the own side where XBoard lets hand pieces be dropped
     /// (all of them where drops go anywhere).
     const XBOARD_DROP_RANKS: Option<usize> = None;
+    /// The win-rate model of `UCI_ShowWDL`, fitted to the variant's
+    /// self-play games (`docs/wdl.md`).
+    const WDL: WdlModel = WdlModel::DEFAULT;
 
     /// The rule word a game of this type starts with under `rules` (the
     /// options its type does not settle; see [`crate::position::Position::rules`]).

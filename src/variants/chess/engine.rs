@@ -3,8 +3,11 @@
 use super::Chess;
 use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
+use crate::wdl::WdlModel;
 
 impl EngineVariant for Chess {
+    /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
+    const WDL: WdlModel = WdlModel { a: 201.0, b: 240.6 };
     /// The standard perft suite's start, Kiwipete, position 3 and a middlegame.
     const BENCH: &'static [&'static str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
