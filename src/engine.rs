@@ -7,6 +7,8 @@ use crate::errors::{MoveError, OptionError, PositionError};
 use crate::eval::weights::{Weights, WeightsError, read_bytes};
 use crate::eval::{Evaluation, WeightsChoice};
 use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
+use crate::rng::SplitMix64;
+use crate::search::skill::{self, Skill, SkillChoice};
 use crate::search::{Event, Memory, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
@@ -61,6 +63,14 @@ pub struct Engine {
     rules: RuleOptions,
     /// `Move Overhead`: milliseconds kept back from each move's time.
     move_overhead_ms: u64,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo` (see [`crate::search::skill`]).
+    skill_level: i32,
+    limit_strength: bool,
+    elo: i32,
+    /// The seed of the weakened searches' choices, and how many have been
+    /// made since it was set (each search draws from the next seed).
+    skill_seed: u64,
+    skill_searches: u64,
     tt: Arc<TranspositionTable>,
     /// The evaluations `EvalFile` set, per evaluation slot
     /// ([`EngineGame::eval_slot`]); each search gets its slot's (a new
@@ -93,6 +103,14 @@ impl Engine {
             time_mode: DEFAULT_TIME_MODE.to_string(),
             rules: RuleOptions::default(),
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            skill_level: skill::FULL_STRENGTH,
+            limit_strength: false,
+            elo: skill::FULL_ELO,
+            // Games vary from one run of the engine to the next.
+            skill_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+            skill_searches: 0,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
             evals: HashMap::new(),
             handset: false,
@@ -177,6 +195,43 @@ impl Engine {
         }
         self.move_overhead_ms = ms as u64;
         Ok(())
+    }
+
+    /// `Skill Level`: [`skill::LOWEST`]..=[`skill::FULL_STRENGTH`].
+    pub fn set_skill_level(&mut self, level: i64) -> Result<(), OptionError> {
+        let (min, max) = (skill::LOWEST as i64, skill::FULL_STRENGTH as i64);
+        if !(min..=max).contains(&level) {
+            return Err(OptionError::Between { name: "Skill Level", min, max });
+        }
+        self.skill_level = level as i32;
+        Ok(())
+    }
+
+    /// `UCI_LimitStrength`: play at `UCI_Elo` rather than at `Skill Level`.
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.limit_strength = on;
+    }
+
+    /// `UCI_Elo`: [`skill::MIN_ELO`]..=[`skill::FULL_ELO`].
+    pub fn set_elo(&mut self, elo: i64) -> Result<(), OptionError> {
+        let (min, max) = (skill::MIN_ELO as i64, skill::FULL_ELO as i64);
+        if !(min..=max).contains(&elo) {
+            return Err(OptionError::Between { name: "UCI_Elo", min, max });
+        }
+        self.elo = elo as i32;
+        Ok(())
+    }
+
+    /// The strength the options ask for; `None` at full strength.
+    pub fn skill(&self) -> Option<Skill> {
+        if self.limit_strength { Skill::from_elo(self.elo) } else { Skill::level(self.skill_level) }
+    }
+
+    /// Sets the seed of the weakened searches' choices: the same seed and
+    /// the same searches choose the same moves.
+    pub fn set_skill_seed(&mut self, seed: u64) {
+        self.skill_seed = seed;
+        self.skill_searches = 0;
     }
 
     /// The clock planning mode the variant is asked with (`ItaTimeMode`).
@@ -374,6 +429,12 @@ impl Engine {
         // The variant plans its clock (Ita's regenerates).
         let mut limits = game.plan_clock(limits, &self.time_mode);
         limits.move_overhead = Some(self.move_overhead_ms);
+        if let Some(skill) = self.skill() {
+            limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
+            let seed = SplitMix64::new(self.skill_seed.wrapping_add(self.skill_searches)).next_u64();
+            self.skill_searches += 1;
+            limits.skill = Some(Box::new(SkillChoice { skill, seed }));
+        }
         let shared = Arc::new(Shared::new(limits.ponder));
         let tt = self.tt.clone();
         let eval = self.evaluation_of(game.as_ref());
@@ -401,7 +462,14 @@ impl Engine {
     pub fn stop(&self) {
         if let Some(r) = &self.running {
             r.shared.stop.store(true, Ordering::Relaxed);
+            r.shared.released.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Whether the running search has stopped searching (on its limits, or
+    /// told to), though a `go infinite` or `go ponder` one still waits to answer.
+    pub fn search_halted(&self) -> bool {
+        self.running.as_ref().is_none_or(|r| r.shared.stopped())
     }
 
     pub fn ponderhit(&self) {
@@ -415,6 +483,7 @@ impl Engine {
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
             r.shared.stop.store(true, Ordering::Relaxed);
+            r.shared.released.store(true, Ordering::Relaxed);
             let _ = r.handle.join();
         }
     }

@@ -83,6 +83,10 @@ pub trait EngineGame: AnyGame {
     fn xboard_fen_in(&self, fen: &str) -> String;
     /// The variant's win-rate model (`UCI_ShowWDL`).
     fn wdl_model(&self) -> WdlModel;
+    /// The legal captures that win material by static exchange (a piece
+    /// taken that is undefended, or worth more than its taker), with what
+    /// each wins: what a beginner sees (`calvin-random --greedy`).
+    fn free_captures(&self) -> Vec<(String, i32)>;
 }
 
 /// The evaluation in terms, from White's view, and the total from the side
@@ -103,6 +107,17 @@ pub struct EvalTerms {
 impl<V: EngineVariant> EngineGame for Game<V> {
     fn clone_engine_game(&self) -> Box<dyn EngineGame> {
         Box::new(self.clone())
+    }
+    fn free_captures(&self) -> Vec<(String, i32)> {
+        use crate::search::{movepick::victim, see::see};
+        let pos = self.pos();
+        self.legal()
+            .into_iter()
+            .filter(|&m| victim(pos, m) != 0)
+            .map(|m| (m, see(pos, m)))
+            .filter(|&(_, gain)| gain > 0)
+            .map(|(m, gain)| (pos.move_to_uci(m), gain))
+            .collect()
     }
     fn search(
         &self,

@@ -133,6 +133,12 @@ pub enum OptionError {
         max: usize,
         note: &'static str,
     },
+    /// Outside a range that may be negative (`Skill Level`).
+    Between {
+        name: &'static str,
+        min: i64,
+        max: i64,
+    },
     /// Not one of the values: `choices` says which are.
     Choice {
         name: &'static str,
@@ -163,6 +169,7 @@ impl fmt::Display for OptionError {
             OptionError::NeedsValue(name) => write!(f, "option {name} needs a value"),
             OptionError::NotANumber { name, value } => write!(f, "option {name}: '{value}' is not a number"),
             OptionError::Range { name, min, max, note } => write!(f, "{name} must be {min}..{max}{note}"),
+            OptionError::Between { name, min, max } => write!(f, "{name} must be {min}..{max}"),
             OptionError::Choice { name, choices } => write!(f, "{name} is {choices}"),
             OptionError::Memory { mb, total_mb } => {
                 write!(f, "Hash {mb} MiB is more than half of this machine's memory ({total_mb} MiB)")

@@ -21,6 +21,9 @@ pub struct Limits {
     /// Milliseconds kept back from the move's time (option `Move
     /// Overhead`); `None`: [`DEFAULT_MOVE_OVERHEAD_MS`].
     pub move_overhead: Option<u64>,
+    /// A strength level below full strength (set by the engine from its
+    /// options, with the level's node budget in `nodes`).
+    pub skill: Option<Box<crate::search::skill::SkillChoice>>,
 }
 
 impl Limits {

@@ -4,6 +4,7 @@
 //! read back from the record it writes.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -503,4 +504,38 @@ fn the_engines_banner_is_passed_over() {
     assert_eq!(r.games[0].tag("White"), concat!("calvin ", env!("CARGO_PKG_VERSION")));
     assert_eq!(r.games[0].tag("Black"), "R");
     assert!(r.games[0].moves.len() >= 2, "{:?}", r.games[0].moves);
+}
+
+/// `calvin-random --greedy`: takes the free piece worth most (undefended,
+/// or worth more than its taker, by static exchange), else a random move.
+#[test]
+fn greedy_random_mover_takes_free_pieces() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_calvin-random"))
+        .args(["--greedy", "--seed", "3"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("calvin-random");
+    let input = [
+        // A pawn takes a defended knight (worth more than the pawn).
+        "position fen 4k3/1p6/2n5/1P6/8/8/8/4K3 w - - 0 1",
+        // The undefended queen rather than the undefended rook.
+        "position fen 4k3/8/8/3q4/7r/8/8/3QK2R w - - 0 1",
+        // Rxh5 wins the rook: the queen that defends it would be lost to Qxh5.
+        "position fen 4k3/8/8/3q3r/8/8/8/3QK2R w - - 0 1",
+        // The only capture loses the queen for a pawn: a random move.
+        "position fen 4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1",
+    ];
+    let mut text = String::new();
+    for p in input {
+        text += &format!("{p}\ngo\n");
+    }
+    text += "quit\n";
+    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("output");
+    let moves: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove ").map(String::from))
+        .collect();
+    assert_eq!(moves, ["b5c6", "d1d5", "h1h5", "d1b1"]);
 }

@@ -3,11 +3,15 @@
 //! and for smoke-testing variants as they land. The move depends only on
 //! `--seed` and the position.
 //!
-//! usage: calvin-random [--seed N] [--think-ms T] [--name NAME]
-//! (`--think-ms`: wait T ms before answering, or until `stop`.)
+//! usage: calvin-random [--seed N] [--think-ms T] [--name NAME] [--greedy]
+//! (`--think-ms`: wait T ms before answering, or until `stop`. `--greedy`: a
+//! beginner's play, the weakest opponent the strength levels are measured
+//! against: it takes the free piece worth most when there is one (a capture
+//! that wins material by static exchange: the piece is undefended or worth
+//! more than its taker), else moves at random.)
 
-use calvin::game::AnyGame;
-use calvin::registry::{RuleOption, RuleOptions, VARIANTS, new_game_with_rules};
+use calvin::engine_game::EngineGame;
+use calvin::registry::{RuleOption, RuleOptions, VARIANTS, new_game_with};
 use calvin::rng::SplitMix64;
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 use std::io::{BufRead, Write};
@@ -19,6 +23,7 @@ fn main() {
     let seed: u64 = arg("--seed").and_then(|s| s.parse().ok()).unwrap_or(1);
     let think = Duration::from_millis(arg("--think-ms").and_then(|s| s.parse().ok()).unwrap_or(0));
     let name = arg("--name").unwrap_or_else(|| "calvin-random".into());
+    let greedy = args.iter().any(|a| a == "--greedy");
 
     let (tx, rx) = unbounded::<String>();
     std::thread::spawn(move || {
@@ -38,7 +43,7 @@ fn main() {
     let mut variant = VARIANTS[0].to_string();
     // Rule options (`setoption name IagoReserve value A`) hold from the next game on.
     let mut rules = RuleOptions::default();
-    let mut game: Box<dyn AnyGame> = new_game_with_rules(&variant, &rules).expect("default variant");
+    let mut game: Box<dyn EngineGame> = new_game_with(&variant, &rules).expect("default variant");
     while let Ok(line) = rx.recv() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
@@ -56,7 +61,7 @@ fn main() {
                 if let Some(o) = RuleOption::from_name(name) {
                     let _ = o.apply(&mut rules, value);
                 } else if name == "UCI_Variant"
-                    && let Some(g) = new_game_with_rules(value, &rules)
+                    && let Some(g) = new_game_with(value, &rules)
                 {
                     variant = value.to_string();
                     game = g;
@@ -67,7 +72,7 @@ fn main() {
                 let head = &words[1..moves_at.unwrap_or(words.len())];
                 let fen = (head.first() == Some(&"fen")).then(|| head[1..].join(" "));
                 let moves: Vec<&str> = moves_at.map(|i| words[i + 1..].to_vec()).unwrap_or_default();
-                let mut g = new_game_with_rules(&variant, &rules).expect("variant");
+                let mut g = new_game_with(&variant, &rules).expect("variant");
                 if let Err(e) = g.set_position(fen.as_deref(), &moves) {
                     say(&format!("info string bad position: {e}"));
                 }
@@ -88,7 +93,12 @@ fn main() {
                     }
                 }
                 let legal = game.legal_moves();
-                let mv = if legal.is_empty() {
+                // The most won, the first in move order among equals.
+                let free = if greedy { game.free_captures() } else { Vec::new() };
+                let most = free.iter().map(|f| f.1).max();
+                let mv = if let Some((mv, _)) = free.iter().find(|f| Some(f.1) == most) {
+                    mv.clone()
+                } else if legal.is_empty() {
                     "0000".to_string()
                 } else {
                     let mut rng = SplitMix64::new(seed ^ game.key());

@@ -579,6 +579,132 @@ mod tests {
         assert_eq!(s.core.engine.game().moves_played(), 1);
     }
 
+    /// The `info` lines of a search as (depth, multipv, score cp, nodes, first move).
+    fn infos(out: &[String]) -> Vec<(i32, usize, i32, u64, String)> {
+        out.iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let after = |k: &str| w.iter().position(|x| *x == k).map(|i| w[i + 1]).expect("field");
+                let num = |k: &str| after(k).parse::<i64>().expect("number");
+                (
+                    num("depth") as i32,
+                    num("multipv") as usize,
+                    num("cp") as i32,
+                    num("nodes") as u64,
+                    after("pv").into(),
+                )
+            })
+            .collect()
+    }
+
+    /// A level's search: `Skill Level` 0 searches its table's node budget
+    /// (stopping at it: the count may pass it by the few nodes entered as
+    /// the search unwinds) in the level's number of lines, under a clock or
+    /// with no limit, and plays a line within the level's margin of the
+    /// best, the same one for the same seed.
+    #[test]
+    fn a_level_searches_its_budget_and_plays_a_near_best_move() {
+        use crate::search::skill::Skill;
+        let skill = Skill::level(0).expect("level 0");
+        assert_eq!((skill.nodes, skill.lines, skill.margin), (1024, 6, 260));
+        let mut s = Session::new(Vec::new());
+        assert!(answer(&mut s, "setoption name Skill Level value 0").is_empty());
+        let fen = "position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let mut played = Vec::new();
+        for go in ["go wtime 600000 btime 600000", "go wtime 600000 btime 600000", "go infinite"] {
+            assert!(answer(&mut s, "ucinewgame").is_empty());
+            assert!(answer(&mut s, fen).is_empty());
+            s.core.engine.set_skill_seed(42);
+            let before = s.core.out.len();
+            assert!(s.handle(go));
+            s.finish();
+            if go == "go infinite" {
+                // Stopped at its budget, the search answers only at `stop`.
+                while !s.core.engine.search_halted() {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                s.pump();
+                assert!(!since(&s, before).iter().any(|l| l.starts_with("bestmove")));
+                assert!(s.core.endless());
+                s.settle();
+            }
+            let out = since(&s, before);
+            let info = infos(&out);
+            let nodes = info.last().unwrap_or_else(|| panic!("{go}: {out:?}")).3;
+            assert!((1024..1024 + 64).contains(&nodes), "{nodes} nodes: {out:?}");
+            // The last iteration with all six lines.
+            let depth = info.iter().filter(|i| i.1 == 6).map(|i| i.0).max().expect("six lines");
+            let lines: Vec<_> = info.iter().filter(|i| i.0 == depth).take(6).collect();
+            assert_eq!(lines.len(), 6, "{out:?}");
+            let top = lines.iter().map(|i| i.2).max().expect("lines");
+            let best = out.last().expect("bestmove").split_whitespace().nth(1).expect("move").to_string();
+            let line = lines.iter().find(|i| i.4 == best).unwrap_or_else(|| panic!("{best} not searched: {out:?}"));
+            assert!(line.2 >= top - skill.margin, "{best}: {out:?}");
+            played.push(best);
+        }
+        assert_eq!(played[0], played[1], "the same seed, the same choice");
+        // Full strength again: no budget, one line.
+        assert!(answer(&mut s, "setoption name Skill Level value 20").is_empty());
+        let out = answer(&mut s, "go depth 3");
+        assert!(infos(&out).iter().all(|i| i.1 == 1), "{out:?}");
+    }
+
+    /// `UCI_LimitStrength` plays at `UCI_Elo` rather than `Skill Level`;
+    /// values out of range or not numbers are refused with one line and
+    /// the old value kept.
+    #[test]
+    fn strength_options_check_their_values() {
+        use crate::search::skill::{LEVELS, Skill};
+        let mut s = Session::new(Vec::new());
+        assert_eq!(s.core.engine.skill(), None);
+        assert_eq!(
+            answer(&mut s, "setoption name Skill Level value 21"),
+            ["info string error Skill Level must be -10..20"]
+        );
+        assert_eq!(
+            answer(&mut s, "setoption name Skill Level value -11"),
+            ["info string error Skill Level must be -10..20"]
+        );
+        assert_eq!(
+            answer(&mut s, "setoption name Skill Level value weak"),
+            ["info string error option Skill Level: 'weak' is not a number"]
+        );
+        assert_eq!(s.core.engine.skill(), None);
+        assert!(answer(&mut s, "setoption name Skill Level value -10").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(-10));
+        assert!(answer(&mut s, "setoption name UCI_Elo value 1220").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(-10), "UCI_Elo waits for UCI_LimitStrength");
+        assert!(answer(&mut s, "setoption name UCI_LimitStrength value true").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(4));
+        assert_eq!(LEVELS[14].elo, 1220);
+        assert_eq!(
+            answer(&mut s, "setoption name UCI_Elo value 2501"),
+            ["info string error UCI_Elo must be 400..2500"]
+        );
+        assert_eq!(answer(&mut s, "setoption name UCI_Elo value 399"), ["info string error UCI_Elo must be 400..2500"]);
+        assert_eq!(
+            answer(&mut s, "setoption name UCI_LimitStrength value yes"),
+            ["info string error UCI_LimitStrength is true or false"]
+        );
+        assert_eq!(s.core.engine.skill(), Skill::level(4));
+        assert!(answer(&mut s, "setoption name UCI_Elo value 2500").is_empty());
+        assert_eq!(s.core.engine.skill(), None);
+        assert!(answer(&mut s, "setoption name UCI_LimitStrength value false").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(-10));
+        // CECP sets them as engine options.
+        assert!(answer(&mut s, "xboard").is_empty());
+        assert!(answer(&mut s, "option Skill Level=7").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(7));
+        assert_eq!(
+            answer(&mut s, "option Skill Level=99"),
+            ["Error (Skill Level must be -10..20): option Skill Level=99"]
+        );
+        assert!(answer(&mut s, "option UCI_LimitStrength=1").is_empty());
+        assert!(answer(&mut s, "option UCI_Elo=900").is_empty());
+        assert_eq!(s.core.engine.skill(), Skill::level(0));
+    }
+
     #[test]
     fn switching_protocols_keeps_the_game() {
         let mut s = Session::new(Vec::new());

@@ -7,6 +7,7 @@ use super::core::Core;
 use crate::engine::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use crate::errors::OptionError;
 use crate::registry::{RuleKind, RuleOption, VARIANTS};
+use crate::search::skill;
 use std::io::Write;
 
 pub enum Kind {
@@ -68,6 +69,23 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
         },
         Opt { name: "Ponder", kind: Kind::Check { default: false } },
         Opt { name: "UCI_ShowWDL", kind: Kind::Check { default: false } },
+        Opt {
+            name: "Skill Level",
+            kind: Kind::Spin {
+                default: skill::FULL_STRENGTH as i64,
+                min: skill::LOWEST as i64,
+                max: skill::FULL_STRENGTH as i64,
+            },
+        },
+        Opt { name: "UCI_LimitStrength", kind: Kind::Check { default: false } },
+        Opt {
+            name: "UCI_Elo",
+            kind: Kind::Spin {
+                default: skill::FULL_ELO as i64,
+                min: skill::MIN_ELO as i64,
+                max: skill::FULL_ELO as i64,
+            },
+        },
         Opt {
             name: "UCI_Variant",
             kind: Kind::Combo {
@@ -166,6 +184,10 @@ impl<W: Write> Core<W> {
             let v = v.ok_or_else(|| OptionError::NeedsValue(name.into()))?;
             v.trim().parse::<usize>().map_err(|_| OptionError::NotANumber { name: name.into(), value: v.into() })
         };
+        let signed = |v: Option<&str>| -> Result<i64, OptionError> {
+            let v = v.ok_or_else(|| OptionError::NeedsValue(name.into()))?;
+            v.trim().parse::<i64>().map_err(|_| OptionError::NotANumber { name: name.into(), value: v.into() })
+        };
         let word = value.map(|v| v.trim().to_ascii_lowercase());
         let choice = |name: &'static str, choices: &str| OptionError::Choice { name, choices: choices.into() };
         match name.to_ascii_lowercase().as_str() {
@@ -180,6 +202,19 @@ impl<W: Write> Core<W> {
                 Ok(())
             }
             "move overhead" => self.engine.set_move_overhead(int(value)?),
+            "skill level" => self.engine.set_skill_level(signed(value)?),
+            "uci_limitstrength" => match word.as_deref() {
+                Some("true" | "1") => {
+                    self.engine.set_limit_strength(true);
+                    Ok(())
+                }
+                Some("false" | "0") => {
+                    self.engine.set_limit_strength(false);
+                    Ok(())
+                }
+                _ => Err(choice("UCI_LimitStrength", "true or false")),
+            },
+            "uci_elo" => self.engine.set_elo(signed(value)?),
             "clear hash" => {
                 self.engine.clear_hash();
                 Ok(())

@@ -12,7 +12,8 @@
 //! - `worker`: the alpha-beta search of one thread (pruning, reductions, extensions);
 //! - `qsearch`: quiescence (captures by SEE, evasions in check, the table);
 //! - `root`: iterative deepening, aspiration windows, the root move loop;
-//! - `threads`: the Lazy SMP driver (`run_search`) and `search_fixed`.
+//! - `threads`: the Lazy SMP driver (`run_search`) and `search_fixed`;
+//! - `skill`: strength levels, the move chosen after a weakened search.
 
 mod history;
 pub mod movepick;
@@ -20,6 +21,7 @@ pub mod params;
 mod qsearch;
 mod root;
 pub mod see;
+pub mod skill;
 mod threads;
 mod worker;
 
@@ -73,6 +75,10 @@ pub struct Shared {
     /// While set, the clock does not stop the search (`go ponder` before `ponderhit`).
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
+    /// Set by the caller's `stop` (with `stop`): a `go infinite` or `go
+    /// ponder` search that has stopped on its own (its node limit) answers
+    /// only then.
+    pub released: AtomicBool,
     /// The deepest iteration any thread has completed.
     pub depth_done: AtomicI32,
 }
@@ -83,6 +89,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(ponder),
             nodes: AtomicU64::new(0),
+            released: AtomicBool::new(false),
             depth_done: AtomicI32::new(0),
         }
     }

@@ -88,6 +88,11 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
     // The last line reported (its first PV line), so that the line of the
     // move played is reported last whichever thread found it.
     let mut reported: Option<(i32, i32, Vec<Move>)> = None;
+    // A strength level searches more lines and chooses among those of the
+    // main thread's last completed iteration (`skill`).
+    let skill = job.limits.skill.as_deref().copied();
+    let multipv = skill.map_or(job.multipv, |s| job.multipv.max(s.skill.lines));
+    let mut lines: Vec<RootMove> = Vec::new();
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..job.threads.max(1) {
@@ -117,8 +122,11 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                 let _ = tx.send(Event::Info(info_of(&job, &tm, &a, i + 1, rm)));
             }
             reported = w.root_moves.first().map(|rm| (depth, rm.score, rm.pv.clone()));
+            if skill.is_some() {
+                lines = w.root_moves.iter().take(multipv).cloned().collect();
+            }
         };
-        w.iterate(&root, job.multipv, &mut report);
+        w.iterate(&root, multipv, &mut report);
         wait_while_infinite(job.limits, job.shared);
         job.shared.stop.store(true, Ordering::Relaxed);
         total += w.nodes;
@@ -144,7 +152,13 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
     {
         let _ = tx.send(Event::Info(info_of(&job, &tm, &best, 1, rm)));
     }
-    let best = best.rm;
+    let mut best = best.rm;
+    if let Some(s) = skill
+        && !lines.is_empty()
+    {
+        let scores: Vec<i32> = lines.iter().map(|rm| rm.score).collect();
+        best = Some(lines.swap_remove(s.skill.pick(&scores, s.seed ^ root.key)));
+    }
     let (best_s, ponder) = match &best {
         Some(rm) => {
             let after = root.play(rm.mv);
@@ -156,9 +170,10 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
     total
 }
 
-/// `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`.
+/// `go infinite` and `go ponder` must not answer before `stop` / `ponderhit`,
+/// even when a node limit has ended the search.
 fn wait_while_infinite(limits: &Limits, shared: &Shared) {
-    while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stopped() {
+    while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.released.load(Ordering::Relaxed) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }
