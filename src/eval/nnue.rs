@@ -265,7 +265,18 @@ impl Network {
         let read_as: Vec<String> = (known + 1..=types)
             .map(|t| format!("{} read as {}", V::PIECES[t - 1].letter, V::PIECES[sources[t - 1] - 1].letter))
             .collect();
-        Ok(Network { features: feature_count::<V>(), ft_weights, read_as: read_as.join(", "), ..self.clone() })
+        // Field by field: `..self.clone()` would copy the old feature rows only to drop them.
+        Ok(Network {
+            variant: self.variant.clone(),
+            features: feature_count::<V>(),
+            hidden: h,
+            on_top: self.on_top,
+            read_as: read_as.join(", "),
+            ft_weights,
+            ft_bias: self.ft_bias.clone(),
+            out_weights: self.out_weights.clone(),
+            out_bias: self.out_bias,
+        })
     }
 
     #[inline(always)]
