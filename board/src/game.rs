@@ -49,6 +49,8 @@ pub struct PvLine {
     pub nps: u64,
     pub time: u64,
     pub pv: Vec<String>,
+    /// `wdl W D L` (per mille, the side to move's) where the engine gives it.
+    pub wdl: Option<[u32; 3]>,
 }
 
 /// `info depth .. multipv .. score cp|mate .. nodes .. nps .. pv ..`; lines
@@ -67,6 +69,12 @@ pub fn parse_info(line: &str) -> Option<PvLine> {
             "nodes" => l.nodes = next.parse().ok()?,
             "nps" => l.nps = next.parse().ok()?,
             "time" => l.time = next.parse().ok()?,
+            "wdl" => {
+                let n = |k: usize| w.get(i + k).and_then(|v| v.parse::<u32>().ok());
+                l.wdl = Some([n(1)?, n(2)?, n(3)?]);
+                i += 4;
+                continue;
+            }
             "score" => {
                 let v: i64 = w.get(i + 2)?.parse().ok()?;
                 l.score = match next {
@@ -146,6 +154,10 @@ pub struct Game {
     paused: bool,
     me: Weak<Mutex<Game>>,
     engine_cmds: Vec<Vec<String>>,
+    /// The engines' `Skill Level` (-10..20); `None` is full strength, nothing sent.
+    level: Option<i32>,
+    /// The moves in SAN where the variant is written so ([`crate::san`]).
+    sans: Vec<String>,
 }
 
 pub struct NewGame {
@@ -153,6 +165,7 @@ pub struct NewGame {
     pub fen: Option<String>,
     pub players: [Player; 2],
     pub limit: Limit,
+    pub level: Option<i32>,
 }
 
 impl Game {
@@ -209,6 +222,8 @@ impl Game {
             paused: false,
             me: Weak::new(),
             engine_cmds: engine_cmds.to_vec(),
+            level: new.level,
+            sans: Vec::new(),
         };
         let arc = Arc::new(Mutex::new(game));
         {
@@ -311,6 +326,12 @@ impl Game {
         let mut moves = self.moves.clone();
         moves.push(mv.to_string());
         let verdict = self.referee.judge(&self.variant.name, &self.start_fen, &moves)?;
+        if crate::san::uses_san(&self.variant.name) {
+            let mate = verdict.outcome.as_ref().is_some_and(|o| o.reason == "checkmate");
+            let check = mate || self.referee.in_check(&self.variant.name, &verdict.fen);
+            self.sans.truncate(self.moves.len());
+            self.sans.push(crate::san::san(&self.verdict.fen, &self.verdict.legal, mv, check, mate));
+        }
         if let Limit::Clock { inc_ms, .. } = self.limit {
             let side = self.side();
             self.clocks = self.clocks_now();
@@ -340,6 +361,7 @@ impl Game {
         self.clocks = self.clocks_now();
         self.since = Instant::now();
         self.flagged = None;
+        self.sans.truncate(moves.len());
         self.moves = moves;
         self.verdict = verdict;
         self.after_change();
@@ -421,13 +443,18 @@ impl Game {
                 _ => None,
             };
             let epoch = self.epoch;
+            let setup =
+                self.level.map(|l| format!("setoption name Skill Level value {l}")).into_iter().chain(setup).collect();
             if let Some(s) = self.slots[side].as_mut().filter(|s| s.alive && s.status != "starting") {
                 s.submit(Job { epoch, setup, go, deadline });
                 s.status = "thinking".into();
             }
         } else if self.analysis_on {
             let epoch = self.epoch;
-            let mut setup = vec![format!("setoption name MultiPV value {}", self.multipv)];
+            let mut setup = vec![
+                format!("setoption name MultiPV value {}", self.multipv),
+                "setoption name UCI_ShowWDL value true".to_string(),
+            ];
             setup.extend(setup_position(&self.start_fen, &self.moves));
             if let Some(s) = self.slots[ANALYSER].as_mut().filter(|s| s.alive && s.status != "starting") {
                 s.submit(Job { epoch, setup, go: "go infinite".into(), deadline: None });
@@ -534,7 +561,7 @@ impl Game {
             } else if i == 0 {
                 body.push(format!("{number}..."));
             }
-            body.push(m.clone());
+            body.push(self.sans.get(i).filter(|_| self.sans.len() == self.moves.len()).unwrap_or(m).clone());
             if !white {
                 number += 1;
             }
@@ -574,6 +601,7 @@ impl Game {
                     ("nps", Json::Int(l.nps as i64)),
                     ("time", Json::Int(l.time as i64)),
                     ("pv", Json::strs(&l.pv)),
+                    ("wdl", l.wdl.map_or(Json::Null, |w| Json::Arr(w.iter().map(|&x| Json::Int(x as i64)).collect()))),
                 ])
             })
             .collect();
@@ -602,6 +630,8 @@ impl Game {
             ("startfen", Json::str(&self.start_fen)),
             ("fen", Json::str(&self.verdict.fen)),
             ("moves", Json::strs(&self.moves)),
+            ("san", Json::strs(if self.sans.len() == self.moves.len() { &self.sans[..] } else { &[] })),
+            ("level", self.level.map_or(Json::Null, |l| Json::Int(l as i64))),
             ("legal", Json::strs(&self.verdict.legal)),
             ("turn", Json::str(if self.white_to_move() { "w" } else { "b" })),
             ("result", outcome),
@@ -662,11 +692,15 @@ mod tests {
                 nodes: 1234,
                 nps: 50000,
                 time: 12,
-                pv: vec!["e2e4".into(), "e7e5".into()]
+                pv: vec!["e2e4".into(), "e7e5".into()],
+                wdl: None,
             }
         );
         let m = parse_info("info depth 9 score mate -3 lowerbound nodes 5 pv a13a14").unwrap();
         assert_eq!((m.score.as_str(), m.multipv, m.nodes), ("#-3", 1, 5));
+        let w = parse_info("info depth 7 seldepth 9 multipv 1 score cp 35 wdl 120 800 80 nodes 99 pv e2e4").unwrap();
+        assert_eq!((w.score.as_str(), w.wdl, w.nodes, w.pv.len()), ("+0.35", Some([120, 800, 80]), 99, 1));
+        assert_eq!(parse_info("info depth 7 score cp 35 wdl 120 x 80 pv e2e4"), None);
         assert_eq!(parse_info("info string variant chess"), None);
         assert_eq!(parse_info("info depth 3 currmove e2e4 currmovenumber 1"), None);
         assert_eq!(parse_info("info depth x score cp 1 pv e2e4"), None);

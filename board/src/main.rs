@@ -11,6 +11,7 @@ mod game;
 mod json;
 mod proc;
 mod referee;
+mod san;
 mod server;
 
 use std::path::PathBuf;

@@ -148,6 +148,28 @@ impl Referee {
     }
 }
 
+impl Referee {
+    /// Whether the side to move in `fen` is in check: the referee refuses the
+    /// same position with the other side to move ("the side not to move is
+    /// in check"). Used for the `+` of SAN; an unanswered question is no check.
+    pub fn in_check(&mut self, variant: &str, fen: &str) -> bool {
+        let mut cmds = Vec::new();
+        if variant != self.variant {
+            cmds.push(format!("setoption name UCI_Variant value {variant}"));
+        }
+        cmds.push(format!("position fen {}", crate::san::other_side_to_move(fen)));
+        match self.proc.query(&cmds, ANSWER) {
+            Ok(lines) => {
+                self.variant = variant.to_string();
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("info string error") && l.ends_with("the side not to move is in check"))
+            }
+            Err(_) => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

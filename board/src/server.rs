@@ -7,7 +7,8 @@
 //! - `GET /api/state?game=N`: the game (FEN, legal moves, result, clocks, lines, PGN);
 //! - `POST /api/new` (`variant`, `fen`, `white`/`black` = `human` or an engine
 //!   number, `limit` = `clock` with `base` minutes and `inc` seconds, or
-//!   `movetime`/`depth`/`nodes` with `value`; `replace` = the game it ends);
+//!   `movetime`/`depth`/`nodes` with `value`; `level` = the engines' `Skill
+//!   Level`, -10..20, 20 or none for full strength; `replace` = the game it ends);
 //! - `POST /api/move` (`game`, `move`: one of the referee's legal moves, as text);
 //! - `POST /api/undo`, `/api/movenow` (`game`), `/api/analyse` (`game`, `on`, `multipv`).
 //!
@@ -231,6 +232,8 @@ impl Board {
                                 ("name", Json::str(&v.name)),
                                 ("files", Json::Int(v.files as i64)),
                                 ("ranks", Json::Int(v.ranks as i64)),
+                                ("pocket", Json::Int(v.pocket as i64)),
+                                ("template", Json::str(&v.template)),
                                 ("startpos", Json::str(&v.startpos)),
                             ])
                         })
@@ -344,9 +347,17 @@ impl Board {
             },
             _ => return error(400, "limit: clock, movetime, depth or nodes"),
         };
+        // The engines' strength: `Skill Level` -10..20; 20 (or nothing) is full strength.
+        let level = match get("level") {
+            "" | "20" => None,
+            l => match l.parse::<i32>() {
+                Ok(l) if (-10..20).contains(&l) => Some(l),
+                _ => return error(400, "level: a Skill Level from -10 to 20"),
+            },
+        };
         let fen = Some(get("fen").trim()).filter(|f| !f.is_empty()).map(String::from);
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let new = NewGame { variant: variant.clone(), fen, players, limit };
+        let new = NewGame { variant: variant.clone(), fen, players, limit, level };
         let game = match Game::create(id, new, &self.engines[0], &self.engines) {
             Ok(g) => g,
             Err(e) => return error(422, e),

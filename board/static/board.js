@@ -10,6 +10,95 @@ let sel = null;       // {from: 'e2'} or {drop: 'N'}
 let shownVer = -1, shownKey = '';
 let receivedAt = 0;
 let drag = null;
+let hover = null;     // {from: 'e2'} or {drop: 'N'}: the piece under the pointer
+let lastId = null;    // the game a new one replaces
+
+// The pieces of each variant: name and moves ("forward" is toward the
+// opponent), for the tooltips and the legend. The rules are in docs/rules.
+const CHESS = {
+  K: ['King', 'one step in any direction; castles with a rook'],
+  Q: ['Queen', 'any distance along ranks, files and diagonals'],
+  R: ['Rook', 'any distance along ranks and files'],
+  B: ['Bishop', 'any distance diagonally'],
+  N: ['Knight', 'leaps two squares one way and one sideways (an L), over anything'],
+  P: ['Pawn', 'one step forward (two from its first rank), captures one step diagonally forward, en passant; promotes on the last rank'],
+};
+const GATED = {
+  M: ['Marshall', 'a rook or a knight'],
+  C: ['Cardinal', 'a bishop or a knight'],
+  A: ['Amazon', 'a queen or a knight'],
+};
+const IAGO_NOTE = 'Reserve pieces (beside the board) enter on the square a piece of the first rank leaves, on its first move (gating).';
+const PIECE_INFO = {
+  chess: {pieces: CHESS},
+  'iago-b': {pieces: {...CHESS, ...GATED}, note: IAGO_NOTE},
+  'iago-c': {pieces: {...CHESS, ...GATED}, note: IAGO_NOTE + ' The empty queen squares are filled from the reserve first.'},
+  'historia-sako': {
+    pieces: {
+      K: ['King', 'one step in any direction; no castling'],
+      Q: ['Queen', 'a bishop, or one orthogonal step'],
+      R: CHESS.R, B: CHESS.B, N: CHESS.N,
+      E: ['Elephant', 'one step forward or backward, or one step on any diagonal (never sideways)'],
+      P: ['Pawn', 'one step forward without capturing, captures one step diagonally forward; no double step, no en passant'],
+    },
+    note: 'First the pieces in hand are dropped behind the pawns; while a side holds pieces it may only drop.',
+  },
+  ita: {
+    pieces: {
+      F: ['Flag', 'one step straight forward, never capturing; once per game one diagonal step (alley) and once a capture'],
+      S: ['Squire', 'a non-leaping knight, or a queen of range 1 or 2'],
+      L: ['Leaper', 'a rook of any range without capturing; captures by igui: over one piece (the screen) it removes the enemy just beyond and stays'],
+      C: ['Cavalry', 'a non-leaping knight (1,2) or camel (1,3): the longer leg first, every square of the path empty'],
+      R: ['Rook', 'along ranks and files, at most 6 squares'],
+      B: ['Bishop', 'diagonally, at most 7 squares'],
+      P: ['Pawn', 'one step straight forward or backward, or diagonally backward; captures the same way'],
+    },
+    note: 'No king and no check: capture both enemy Flags.',
+  },
+  'ito-shogi': {
+    pieces: {
+      K: ['King', 'step 1 forward, jump 2 forward, or step 1 back'],
+      P: ['Pawn', 'step 1 forward'],
+      T: ['Tile General', 'jump 2 forward or step 1 back'],
+      C: ['Silver Cannon', 'hops both ways over exactly one piece to an empty square or the first enemy beyond'],
+      H: ['Heavenly Horse', 'jump 3 forward or back'],
+      G: ['Goose', 'jump 4 forward or 2 back'],
+      S: ['Flying Swallow', 'lands on the 2nd, 4th, 6th... square forward (stops at the first occupied landing square), or step 1 back'],
+      '+P': ['Go-Between', 'step 1 forward or back'],
+      '+T': ['Silver General', 'step 1 forward, or jump 2 forward or back'],
+      '+C': ['Reverse Chariot', 'slides any distance forward or back'],
+      '+H': ['Cavalryman', 'jump 2 or 3 forward or back'],
+      '+G': ['Phoenix', 'step 1 or jump 4 forward or back'],
+      '+S': ['Bishop', 'swallow-slides forward or back (2nd, 4th, 6th... square)'],
+    },
+    note: 'Captured pieces go to the captor\'s hand and may be dropped; a piece other than the King flips over (+) each time it captures.',
+  },
+  etcetera: {
+    pieces: {
+      K: ['King', 'one step in any direction, only inside its own 3x3 fortress'],
+      R: ['Rook', 'along ranks and files, at most 4 squares'],
+      E: ['Flyer-Elephant', 'one step straight forward or back or diagonally forward, or a leap of two squares diagonally forward, straight forward or straight back'],
+      M: ['Man', 'one orthogonal step, or two orthogonal squares without capturing (the middle empty)'],
+      G: ['Guardian', 'one step in any direction, or a leap of two squares diagonally'],
+      P: ['Pawn', 'one step straight forward without capturing, or one step diagonally forward; promotes in the enemy fortress'],
+    },
+    note: 'A piece never captures one of its own type (Pawns excepted); the Kings may not face each other on an open file; stalemate wins.',
+  },
+};
+function pieceInfo(p) {
+  const table = PIECE_INFO[st && st.variant.name];
+  return table && table.pieces[(p.prom ? '+' : '') + p.letter];
+}
+function pieceTitle(p) {
+  const i = pieceInfo(p);
+  const side = p.white ? 'White ' : 'Black ';
+  const letter = (p.prom ? '+' : '') + p.letter;
+  return i ? side + i[0] + ' (' + letter + '): ' + i[1] : side + letter;
+}
+
+// The strength levels (Skill Level) with the approximate Elo of docs/levels.md.
+const LEVELS = [];
+for (let l = 20; l >= -10; l--) LEVELS.push([l, l >= 0 ? 900 + 80 * l : 900 + 50 * l]);
 
 async function api(path, form) {
   const opt = form ? {
@@ -92,7 +181,7 @@ function pieceEl(p) {
   face.className = 'face';
   face.textContent = glyph || ((p.prom ? '+' : '') + p.letter);
   d.appendChild(face);
-  d.title = (p.white ? 'White ' : 'Black ') + (p.prom ? '+' : '') + p.letter;
+  d.title = pieceTitle(p);
   return d;
 }
 
@@ -106,14 +195,17 @@ function cell(f, r) {
   return {col: flipped ? files - 1 - f : f, row: flipped ? r : ranks - 1 - r};
 }
 
+// The board fits the window: the 1x31 line scales down to the width (no
+// sideways scrolling), the others leave room for the panel beside them.
 function squareSize() {
   const {files, ranks} = st.variant;
-  if (isLine()) return Math.max(30, Math.min(60, Math.floor((window.innerWidth - 30) / ranks)));
-  return Math.max(34, Math.min(68, Math.floor((window.innerHeight - 190) / ranks), Math.floor((window.innerWidth - 380) / files)));
+  const width = document.documentElement.clientWidth;
+  if (isLine()) return Math.max(16, Math.min(60, Math.floor((width - 40) / ranks)));
+  return Math.max(24, Math.min(68, Math.floor((window.innerHeight - 190) / ranks), Math.floor((width - 380) / files), Math.floor((width - 40) / files)));
 }
 
 function legalMoves() { return st.result ? [] : st.legal.map(parseMove).filter(x => x); }
-function humanToMove() { return st && !st.result && st.players[st.turn === 'w' ? 0 : 1].kind === 'human'; }
+function humanToMove() { return st && !st.preview && !st.result && st.players[st.turn === 'w' ? 0 : 1].kind === 'human'; }
 function targetsOf(s) {
   if (!s) return [];
   return legalMoves().filter(x => s.from ? x.from === s.from : x.drop === s.drop);
@@ -134,6 +226,7 @@ function render() {
   board.style.setProperty('--cols', cols);
   board.replaceChildren();
   const targets = targetsOf(sel);
+  const hints = humanToMove() ? targetsOf(hover) : [];
   const last = st.moves.length ? parseMove(st.moves[st.moves.length - 1]) : null;
   const cells = [];
   for (let r = 0; r < v.ranks; r++) for (let f = 0; f < v.files; f++) {
@@ -151,6 +244,7 @@ function render() {
     if (last && (last.to === name || last.from === name)) d.classList.add('last');
     if (sel && sel.from === name) d.classList.add('sel');
     if (targets.some(t => t.to === name)) d.classList.add('target', ...(p ? ['capture'] : []));
+    if (hints.some(t => t.to === name)) d.classList.add('hint');
     let label = '';
     if (isLine()) label = String(c.r + 1);
     else {
@@ -185,7 +279,9 @@ function render() {
   }
   // Status and result.
   let status;
-  if (st.result) {
+  if (st.preview) {
+    status = 'Choose the game and press Start game';
+  } else if (st.result) {
     status = 'Game over: ' + st.result.result + (st.result.score ? ' (' + st.result.score + ')' : '') + ', ' + st.result.reason;
   } else {
     status = (st.turn === 'w' ? 'White' : 'Black') + ' to move' + (humanToMove() ? '' : ' (engine)');
@@ -201,7 +297,8 @@ function render() {
     const white = (i % 2 === 0) !== blackFirst;
     if (white || !li) { li = document.createElement('li'); ml.appendChild(li); if (!white) li.appendChild(document.createElement('span')).textContent = '...'; }
     const s = document.createElement('span');
-    s.textContent = m;
+    s.textContent = st.san && st.san.length === st.moves.length ? st.san[i] : m;
+    s.title = m;
     if (i === st.moves.length - 1) s.className = 'cur';
     li.appendChild(s);
   });
@@ -213,11 +310,59 @@ function render() {
   $('analyser').textContent = st.analyser;
   renderLines();
   renderClocks();
+  renderLegend();
+}
+
+// The legend: every piece of the variant, drawn, named, with its moves.
+let legendOf = '';
+function renderLegend() {
+  const name = st.variant.name;
+  if (legendOf === name) return;
+  legendOf = name;
+  const box = $('legend');
+  box.replaceChildren();
+  const table = PIECE_INFO[name];
+  if (!table) { box.textContent = 'no description of these pieces'; return; }
+  for (const [key, [pname, moves]] of Object.entries(table.pieces)) {
+    const row = document.createElement('div');
+    row.className = 'legend-row';
+    row.dataset.piece = key;
+    const p = {letter: key.replace('+', ''), white: true, prom: key.startsWith('+')};
+    const cellEl = document.createElement('div');
+    cellEl.className = 'legend-piece';
+    cellEl.appendChild(pieceEl(p));
+    row.appendChild(cellEl);
+    const text = document.createElement('div');
+    const b = document.createElement('b');
+    b.textContent = pname + ' (' + key + ')';
+    text.appendChild(b);
+    text.appendChild(document.createTextNode(': ' + moves));
+    row.appendChild(text);
+    box.appendChild(row);
+  }
+  if (table.note) box.appendChild(document.createElement('p')).textContent = table.note;
+}
+
+// Win/draw/loss of the first line, from White's side: the engine gives the
+// side to move's.
+function renderWdl() {
+  const l = st.analysis && st.lines.find(x => x.multipv === 1);
+  const box = $('wdl');
+  if (!l || !l.wdl) { box.hidden = true; return; }
+  let [w, d, b] = l.wdl;
+  if (st.turn === 'b') [w, b] = [b, w];
+  const pct = x => (x / 10).toFixed(1) + '%';
+  const bar = $('wdl-bar').children;
+  bar[0].style.width = pct(w); bar[1].style.width = pct(d); bar[2].style.width = pct(b);
+  $('wdl-text').textContent = 'White ' + pct(w) + ' \u00b7 draw ' + pct(d) + ' \u00b7 Black ' + pct(b) + ' (score ' + l.score + ', depth ' + l.depth + ')';
+  box.hidden = false;
 }
 
 function renderLines() {
   const tb = document.querySelector('#lines tbody');
   tb.replaceChildren();
+  $('lines').hidden = !st.lines.length;
+  renderWdl();
   for (const l of st.lines) {
     const tr = document.createElement('tr');
     for (const t of [l.multipv, l.depth + '/' + l.seldepth, l.score, Math.round(l.nps / 1000), l.pv.slice(0, 12).join(' ')]) {
@@ -294,6 +439,7 @@ function accept(j) {
   // A new position drops the selection; analysis lines arriving keep it.
   const moved = !st || j.id !== st.id || j.fen !== st.fen || j.moves.length !== st.moves.length;
   st = j;
+  lastId = j.id;
   receivedAt = performance.now();
   if (location.hash !== '#game=' + st.id) history.replaceState(null, '', '#game=' + st.id);
   if (moved) { sel = null; hideChoice(); }
@@ -301,7 +447,7 @@ function accept(j) {
 }
 
 async function poll() {
-  if (st) {
+  if (st && !st.preview) {
     const j = await api('/api/state?game=' + st.id);
     if (j.error && j.error.startsWith('no such game')) { say(j.error); }
     else accept(j);
@@ -314,12 +460,31 @@ async function newGame() {
   const form = {
     variant: $('variant').value, white: $('white').value, black: $('black').value,
     limit: $('limit').value, base: $('limit-a').value, inc: $('limit-b').value, value: $('limit-a').value,
-    fen: $('fen').value,
+    fen: $('fen').value, level: $('level').value,
   };
-  if (st) form.replace = st.id;
+  if (lastId !== null) form.replace = lastId;
   const j = await api('/api/new', form);
   if (j.id !== undefined) { st = null; flipped = $('black').value === 'human' && $('white').value !== 'human'; }
   accept(j);
+}
+
+// Before a game starts: the chosen variant's start position, no clock, no engine.
+function preview() {
+  const v = info.variants.find(x => x.name === $('variant').value) || info.variants[0];
+  const who = id => ({kind: 'human', name: $(id).selectedOptions[0] ? $(id).selectedOptions[0].text : '', status: ''});
+  st = {
+    preview: true, ver: -1, variant: v, startfen: v.startpos, fen: v.startpos, moves: [], san: [], legal: [],
+    turn: v.startpos.split(' ')[1] === 'b' ? 'b' : 'w', result: null, players: [who('white'), who('black')],
+    clocks: null, analysis: false, analyser: '', lines: [], messages: [], pgn: '',
+  };
+  sel = null;
+  hideChoice();
+  flipped = $('black').value === 'human' && $('white').value !== 'human';
+  render();
+}
+
+function levelChoice() {
+  $('level').disabled = $('white').value === 'human' && $('black').value === 'human';
 }
 
 async function send(move) {
@@ -354,6 +519,7 @@ function choose(cands) {
 // A press on a square: select a piece of the side to move, or play to a target.
 function pressSquare(name) {
   if (!st) return false;
+  if (st.preview) { say('press Start game to begin'); return false; }
   if (st.result) { say('the game is over'); return false; }
   if (!humanToMove()) { say("it is the engine's turn"); return false; }
   const pos = parseFen(st.fen);
@@ -382,6 +548,7 @@ function pressSquare(name) {
 }
 
 function pressHand(key) {
+  if (st && st.preview) { say('press Start game to begin'); return false; }
   if (!st || !humanToMove()) { say(st && st.result ? 'the game is over' : "it is the engine's turn"); return false; }
   const side = key[0], letter = key.slice(1);
   if (side !== st.turn) { say('that is the other side\'s hand'); return false; }
@@ -408,6 +575,18 @@ document.addEventListener('pointerdown', e => {
     if (el) startDrag(e, el);
   }
 });
+// Hovering a piece of the side to move shows where it can go.
+document.addEventListener('pointerover', e => {
+  if (drag || !st) return;
+  const sqEl = e.target.closest && e.target.closest('.sq'), hp = e.target.closest && e.target.closest('.hp');
+  let h = null;
+  if (sqEl && sqEl.querySelector('.piece')) h = {from: sqEl.dataset.sq};
+  else if (hp && hp.dataset.hand[0] === st.turn) h = {drop: hp.dataset.hand.slice(1)};
+  if (JSON.stringify(h) === JSON.stringify(hover)) return;
+  hover = h;
+  const hints = humanToMove() ? targetsOf(hover).map(t => t.to) : [];
+  for (const el of document.querySelectorAll('#board .sq')) el.classList.toggle('hint', hints.includes(el.dataset.sq));
+});
 document.addEventListener('pointermove', e => {
   if (!drag) return;
   if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 5) return;
@@ -433,17 +612,18 @@ document.addEventListener('pointerup', e => {
 });
 
 $('new').onclick = newGame;
-$('variant').onchange = () => { $('fen').value = ''; newGame(); };
+$('variant').onchange = () => { $('fen').value = ''; preview(); };
+for (const id of ['white', 'black']) $(id).addEventListener('change', () => { levelChoice(); if (st && st.preview) preview(); });
 $('flip').onclick = () => { flipped = !flipped; if (st) render(); };
-$('undo').onclick = async () => { if (st) accept(await api('/api/undo', {game: st.id})); };
-$('movenow').onclick = async () => { if (st) accept(await api('/api/movenow', {game: st.id})); };
+$('undo').onclick = async () => { if (st && !st.preview) accept(await api('/api/undo', {game: st.id})); };
+$('movenow').onclick = async () => { if (st && !st.preview) accept(await api('/api/movenow', {game: st.id})); };
 $('analyse').onclick = async () => {
-  if (!st) return;
+  if (!st || st.preview) { say('press Start game to begin'); return; }
   const on = !st.analysis;
-  if (!on) { st.lines = []; renderLines(); $('analyse').textContent = 'Analyse'; }
+  if (!on) { st.lines = []; st.analysis = false; renderLines(); $('analyse').textContent = 'Analyse'; }
   accept(await api('/api/analyse', {game: st.id, on: on ? '1' : '0', multipv: $('multipv').value}));
 };
-$('multipv').onchange = async () => { if (st && st.analysis) accept(await api('/api/analyse', {game: st.id, on: '1', multipv: $('multipv').value})); };
+$('multipv').onchange = async () => { if (st && !st.preview && st.analysis) accept(await api('/api/analyse', {game: st.id, on: '1', multipv: $('multipv').value})); };
 $('pgn-copy').onclick = async () => {
   if (!st) return;
   try { await navigator.clipboard.writeText(st.pgn); say('PGN copied'); }
@@ -465,15 +645,21 @@ setInterval(() => { if (st) renderClocks(); }, 200);
     $(id).appendChild(new Option('human', 'human'));
     info.engines.forEach((e, i) => $(id).appendChild(new Option(e.split('/').pop(), String(i))));
   }
+  for (const [l, elo] of LEVELS) {
+    $('level').appendChild(new Option(l === 20 ? "full strength (~" + elo + " Elo)" : l + ' (~' + elo + ' Elo)', String(l)));
+  }
+  $('level').value = '20';
   $('black').value = '0';
   // `?variant=ita&white=human&black=human` preselects a new game's settings.
   const q = new URLSearchParams(location.search);
-  for (const k of ['variant', 'white', 'black', 'limit']) if (q.get(k) && [...$(k).options].some(o => o.value === q.get(k))) $(k).value = q.get(k);
+  for (const k of ['variant', 'white', 'black', 'limit', 'level']) if (q.get(k) && [...$(k).options].some(o => o.value === q.get(k))) $(k).value = q.get(k);
   const m = /^#game=(\d+)$/.exec(location.hash);
   if (m) {
     const j = await api('/api/state?game=' + m[1]);
     if (j.id !== undefined) { $('variant').value = j.variant.name; accept(j); }
   }
-  if (!st) await newGame();
+  // Nothing starts by itself: the person chooses and presses Start game.
+  levelChoice();
+  if (!st) preview();
   poll();
 })();

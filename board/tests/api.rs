@@ -168,3 +168,33 @@ fn an_engine_that_dies_or_cheats_leaves_the_game_to_a_person() {
         let _ = std::fs::remove_file(f.trim_start_matches("sh "));
     }
 }
+
+#[test]
+fn chess_is_recorded_in_san_and_levels_are_checked() {
+    let (_board, port) = start_board(&[]);
+    let (_, body) = post(port, "/api/new", "variant=chess&white=human&black=human&limit=depth&value=1");
+    let id = int_field(&body, "id");
+    for m in ["e2e4", "f7f6", "d1h5", "g7g6", "h5g6", "h7g6", "g1f3", "b8c6", "f1c4", "g8h6", "e1g1"] {
+        let (status, body) = post(port, "/api/move", &format!("game={id}&move={m}"));
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, body) = http(port, "GET", &format!("/api/state?game={id}"), None, "");
+    assert!(body.contains(r#""san":["e4","f6","Qh5+","g6","Qxg6+","hxg6","Nf3","Nc6","Bc4","Nh6","O-O"]"#), "{body}");
+    assert!(body.contains(r#"1. e4 f6 2. Qh5+ g6 3. Qxg6+ hxg6 4. Nf3 Nc6 5. Bc4 Nh6 6. O-O *\n"#), "{body}");
+    // Taking back drops the last SAN too.
+    let (_, body) = post(port, "/api/undo", &format!("game={id}"));
+    assert!(body.contains(r#""san":["e4","f6","Qh5+","g6","Qxg6+","hxg6","Nf3","Nc6","Bc4","Nh6"]"#), "{body}");
+    // Other variants keep the engine's notation and give no SAN.
+    let (_, body) = post(port, "/api/new", "variant=ita&white=human&black=human&limit=depth&value=1");
+    assert!(body.contains(r#""san":[]"#) && body.contains(r#""level":null"#), "{body}");
+    // The level: a Skill Level -10..19 (20 is full strength, sent as nothing).
+    let (_, body) = post(port, "/api/new", "variant=chess&white=human&black=0&limit=depth&value=1&level=-10");
+    assert!(body.contains(r#""level":-10"#), "{body}");
+    let (_, body) = post(port, "/api/new", "variant=chess&white=human&black=0&limit=depth&value=1&level=20");
+    assert!(body.contains(r#""level":null"#), "{body}");
+    for bad in ["21", "-11", "x", "3.5"] {
+        let (status, body) =
+            post(port, "/api/new", &format!("variant=chess&white=human&black=0&limit=depth&value=1&level={bad}"));
+        assert_eq!((status, body.as_str()), (400, r#"{"error":"level: a Skill Level from -10 to 20"}"#), "{bad}");
+    }
+}

@@ -436,6 +436,8 @@ struct Case {
     status: &'static str,
     /// Squares and the piece drawn there afterwards ("" for empty).
     board: &'static [(&'static str, &'static str)],
+    /// The PGN's moves: SAN for chess and its 8x8 relatives, else the engine's.
+    pgn: &'static str,
 }
 
 const CASES: [Case; 7] = [
@@ -445,6 +447,7 @@ const CASES: [Case; 7] = [
         moves: &["f2f3", "e7e5", "g2g4", "d8h4"],
         status: "Game over: 0-1, checkmate",
         board: &[("h4", "b:\u{265B}"), ("d8", ""), ("g4", "w:\u{265F}\u{FE0E}")],
+        pgn: "1. f3 e5 2. g4 Qh4# {checkmate} 0-1",
     },
     Case {
         // Gating a Marshall behind the knight (a choice of three), then the fool's mate.
@@ -453,6 +456,7 @@ const CASES: [Case; 7] = [
         moves: &["b1c3m", "e7e5", "f2f3", "a7a6", "g2g4", "d8h4"],
         status: "Game over: 0-1, checkmate",
         board: &[("b1", "w:M"), ("c3", "w:\u{265E}"), ("h4", "b:\u{265B}")],
+        pgn: "1. Nc3/M e5 2. f3 a6 3. g4 Qh4# {checkmate} 0-1",
     },
     Case {
         // The queen's squares are filled from the hand first.
@@ -461,6 +465,7 @@ const CASES: [Case; 7] = [
         moves: &["Q@d1", "Q@d8", "f2f3", "e7e5", "g2g4", "d8h4"],
         status: "Game over: 0-1, checkmate",
         board: &[("d1", "w:\u{265B}"), ("h4", "b:\u{265B}")],
+        pgn: "1. Q@d1 Q@d8 2. f3 e5 3. g4 Qh4# {checkmate} 0-1",
     },
     Case {
         variant: "historia-sako",
@@ -468,6 +473,7 @@ const CASES: [Case; 7] = [
         moves: &["a1a2", "h8g8", "a2a8"],
         status: "Game over: 1-0, checkmate",
         board: &[("a8", "w:\u{265C}"), ("g8", "b:\u{265A}")],
+        pgn: "1. Ra2 Kg8 2. Ra8# {checkmate} 1-0",
     },
     Case {
         // Igui: the Leaper takes the last Flag over the pawn's screen and stays.
@@ -476,6 +482,7 @@ const CASES: [Case; 7] = [
         moves: &["e1e10"],
         status: "Game over: 1-0 (4:1), flags captured",
         board: &[("e1", "w:L"), ("e10", ""), ("e8", "b:P")],
+        pgn: "1. e1e10 {flags captured 4:1} 1-0",
     },
     Case {
         // Drops from the hand on the 1x31 line.
@@ -484,6 +491,7 @@ const CASES: [Case; 7] = [
         moves: &["S@a15", "a31a30", "C@a2"],
         status: "Game over: 1-0, checkmate",
         board: &[("a15", "w:S"), ("a2", "w:C"), ("a30", "b:K"), ("a31", "")],
+        pgn: "1. S@a15 a31a30 2. C@a2 {checkmate} 1-0",
     },
     Case {
         // Stalemate wins in Etcetera.
@@ -492,6 +500,7 @@ const CASES: [Case; 7] = [
         moves: &["a6a7"],
         status: "Game over: 1-0, stalemate",
         board: &[("a7", "w:R"), ("a6", ""), ("d8", "b:K")],
+        pgn: "1. a6a7 {stalemate} 1-0",
     },
 ];
 
@@ -527,7 +536,12 @@ fn a_short_game_by_clicks_in_every_variant() {
         assert_eq!(b.js_str("return st.moves.join(' ')"), c.moves.join(" "), "{}", c.variant);
         let pgn = b.js_str("return document.getElementById('pgn').value");
         assert!(pgn.contains(&format!("[Variant \"{}\"]", c.variant)), "{pgn}");
-        assert!(pgn.contains(&format!("1. {}", c.moves[0])), "{pgn}");
+        assert_eq!(pgn.lines().last(), Some(c.pgn), "{} {pgn}", c.variant);
+        // The move list: SAN where the PGN has it, in the order played.
+        let shown =
+            b.js_str("return [...document.querySelectorAll('#movelist li span')].map(e => e.textContent).join(' ')");
+        let want: Vec<&str> = c.pgn.split(" {").next().unwrap().split(' ').filter(|w| !w.ends_with('.')).collect();
+        assert_eq!(shown, want.join(" "), "{}", c.variant);
         // After the end no piece can be picked.
         b.click(&format!(".sq[data-sq=\"{}\"]", c.board[0].0));
         b.wait("document.getElementById('message').textContent === 'the game is over'");
@@ -683,6 +697,224 @@ fn play_the_engine_watch_engines_analyse_and_survive_a_dying_engine() {
     b.play("e2e4");
     b.play("e7e5");
     assert_eq!(b.js_str("return st.players[1].kind"), "human");
+}
+
+/// A UCI engine that writes every line it reads to `log` and passes it to calvin.
+fn logging_engine(log: &Path) -> (String, PathBuf) {
+    let script = std::env::temp_dir().join(format!("calvin-board-logging-{}.sh", std::process::id()));
+    std::fs::write(&script, format!("tee {} | exec {}\n", log.display(), engine_path().display())).unwrap();
+    (format!("sh {}", script.display()), script)
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver (.ci/run runs it with --ignored)"]
+fn nothing_starts_before_start_and_the_engine_plays_at_the_chosen_level() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let b = Browser::start();
+    let log = std::env::temp_dir().join(format!("calvin-board-engine-input-{}.log", std::process::id()));
+    let (engine, script) = logging_engine(&log);
+    let (_board, port) = start_board(&["--opponent", &engine]);
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("info && st && st.preview");
+    // The start position is shown, but no game exists and no clock runs.
+    assert_eq!(b.text("status"), "Choose the game and press Start game");
+    assert_eq!(b.text("new"), "Start game");
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(b.text("bottom-clock") + &b.text("top-clock"), "");
+    let (status, _) = http(port, "GET", "/api/state?game=1", None, "");
+    assert_eq!(status, 404);
+    assert_eq!(b.js_str("return String(document.querySelectorAll('#board .sq').length)"), "64");
+    b.click(".sq[data-sq=\"e2\"]");
+    b.wait("document.getElementById('message').textContent === 'press Start game to begin'");
+    // A new variant chosen: its start position, still no game.
+    b.js("const v = document.getElementById('variant'); v.value = 'ita'; v.dispatchEvent(new Event('change'));");
+    b.wait("st.preview && st.variant.name === 'ita' && document.querySelectorAll('#board .sq').length === 100");
+    assert_eq!(http(port, "GET", "/api/state?game=1", None, "").0, 404);
+    // The level picker: the Skill Levels with their approximate Elo, full strength first.
+    assert_eq!(b.js_str("return String(document.getElementById('level').options.length)"), "31");
+    assert_eq!(
+        b.js_str("return [0, 1, 15, 30].map(i => document.getElementById('level').options[i].text).join(' | ')"),
+        "full strength (~2500 Elo) | 19 (~2420 Elo) | 5 (~1300 Elo) | -10 (~400 Elo)"
+    );
+    assert_eq!(b.js_str("return document.getElementById('level').value"), "20");
+    // Only an engine has a level: with two people it is off.
+    b.js("const w = document.getElementById('black'); w.value = 'human'; w.dispatchEvent(new Event('change'));");
+    assert_eq!(b.js_str("return String(document.getElementById('level').disabled)"), "true");
+    b.js("const w = document.getElementById('black'); w.value = '1'; w.dispatchEvent(new Event('change'));");
+    assert_eq!(b.js_str("return String(document.getElementById('level').disabled)"), "false");
+    // Start: a person against the engine at level -5, on a clock that runs from now.
+    b.js("document.getElementById('level').value = '-5';");
+    b.new_game("chess", "", "human", "1", ("clock", "5", "3"));
+    assert_eq!(b.js_str("return String(st.level)"), "-5");
+    b.wait("st.clocks.running && document.getElementById('bottom-clock').classList.contains('running')");
+    b.wait("st.players[1].status === 'ready'");
+    b.play("e2e4");
+    b.wait("st.moves.length === 2");
+    let input = std::fs::read_to_string(&log).unwrap();
+    let level = input.find("setoption name Skill Level value -5\n").unwrap_or_else(|| panic!("{input}"));
+    let go = input.find("go wtime ").unwrap_or_else(|| panic!("{input}"));
+    assert!(level < go, "{input}");
+    assert!(
+        input.contains("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4\n"),
+        "{input}"
+    );
+    // Full strength sends no level.
+    let _ = std::fs::remove_file(&log);
+    b.js("document.getElementById('level').value = '20';");
+    b.new_game("chess", "", "1", "human", ("depth", "1", ""));
+    b.wait("st.moves.length === 1");
+    let input = std::fs::read_to_string(&log).unwrap();
+    assert!(input.contains("go depth 1\n") && !input.contains("Skill Level"), "{input}");
+    for f in [&log, &script] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver (.ci/run runs it with --ignored)"]
+fn analysis_shows_win_draw_loss_apart_from_the_move_list() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let b = Browser::start();
+    let (_board, port) = start_board(&[]);
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("st && info");
+    b.new_game("chess", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    b.play("e2e4");
+    b.play("e7e5");
+    // Before analysis: no analysis table, the move list under its own heading.
+    assert_eq!(b.js_str("return String(document.getElementById('lines').offsetParent === null)"), "true");
+    assert_eq!(b.js_str("return document.getElementById('movelist').previousElementSibling.textContent"), "Moves");
+    b.js("document.getElementById('multipv').value = '2';");
+    b.click("#analyse");
+    b.wait(
+        "st.lines.length === 2 && st.lines[0].wdl && st.lines[0].depth >= 4 && !document.getElementById('wdl').hidden",
+    );
+    b.js("window.frozen = JSON.stringify(st.lines[0].wdl) + ' ' + document.getElementById('wdl-text').textContent;");
+    let frozen = b.js_str("return window.frozen");
+    let (wdl, text) = frozen.split_once(' ').unwrap();
+    let w: Vec<u32> = wdl.trim_matches(['[', ']']).split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!(w.iter().sum::<u32>(), 1000, "{frozen}");
+    // White to move: the engine's win is White's.
+    let pct = |x: u32| format!("{:.1}%", x as f64 / 10.0);
+    assert!(
+        text.starts_with(&format!("White {} \u{b7} draw {} \u{b7} Black {} (score ", pct(w[0]), pct(w[1]), pct(w[2]))),
+        "{frozen}"
+    );
+    // The bar's parts have those widths.
+    let widths = b.js_str("return [...document.querySelectorAll('#wdl-bar span')].map(e => e.style.width).join(' ')");
+    assert_eq!(widths.split(' ').count(), 3, "{widths}");
+    // Black to move: the engine's win is Black's.
+    b.play("g1f3");
+    b.wait("st.turn === 'b' && st.lines.length === 2 && st.lines[0].wdl && st.lines[0].depth >= 4");
+    b.wait("(() => { const w = st.lines[0].wdl; return document.getElementById('wdl-text').textContent.startsWith('White ' + (w[2] / 10).toFixed(1) + '% \\u00b7 draw ' + (w[1] / 10).toFixed(1) + '% \\u00b7 Black ' + (w[0] / 10).toFixed(1) + '%'); })()");
+    // The move list (SAN) and the analysis table do not overlap; the list comes first.
+    assert_eq!(b.text("movelist").split_whitespace().collect::<Vec<_>>().join(" "), "e4e5Nf3");
+    let overlap = b.js_str(
+        "const a = document.getElementById('movelist').getBoundingClientRect(), t = document.getElementById('lines').getBoundingClientRect();
+         return a.height > 0 && t.height > 0 && a.bottom <= t.top ? 'apart' : JSON.stringify([a, t])",
+    );
+    assert_eq!(overlap, "apart");
+    b.click("#analyse");
+    b.wait("!st.analysis && document.getElementById('wdl').hidden && document.getElementById('lines').offsetParent === null");
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver (.ci/run runs it with --ignored)"]
+fn pieces_are_named_and_show_their_moves() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let b = Browser::start();
+    let (_board, port) = start_board(&[]);
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("st && info");
+    let legend = || {
+        b.js_str("return [...document.querySelectorAll('#legend .legend-row')].map(e => e.dataset.piece + '=' + e.querySelector('b').textContent).join(' ')")
+    };
+    let title = |sq: &str| b.js_str(&format!("return document.querySelector('.sq[data-sq=\"{sq}\"] .piece').title"));
+    // Every variant's legend names its pieces.
+    let legends = [
+        ("chess", "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) P=Pawn (P)"),
+        ("ita", "F=Flag (F) S=Squire (S) L=Leaper (L) C=Cavalry (C) R=Rook (R) B=Bishop (B) P=Pawn (P)"),
+        ("etcetera", "K=King (K) R=Rook (R) E=Flyer-Elephant (E) M=Man (M) G=Guardian (G) P=Pawn (P)"),
+        ("historia-sako", "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) E=Elephant (E) P=Pawn (P)"),
+        (
+            "iago-b",
+            "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) P=Pawn (P) M=Marshall (M) C=Cardinal (C) A=Amazon (A)",
+        ),
+    ];
+    for (variant, want) in legends {
+        b.new_game(variant, "", HUMANS.0, HUMANS.1, NO_CLOCK);
+        assert_eq!(legend(), want, "{variant}");
+    }
+    b.new_game("ito-shogi", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    assert_eq!(b.js_str("return String(document.querySelectorAll('#legend .legend-row').length)"), "13");
+    assert_eq!(
+        title("a5"),
+        "White Flying Swallow (S): lands on the 2nd, 4th, 6th... square forward (stops at the first occupied landing square), or step 1 back"
+    );
+    assert_eq!(title("a31"), "Black King (K): step 1 forward, jump 2 forward, or step 1 back");
+    // Ita's letter discs say what they are.
+    b.new_game("ita", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    assert_eq!(title("e2"), "White Squire (S): a non-leaping knight, or a queen of range 1 or 2");
+    assert_eq!(
+        title("e10"),
+        "Black Flag (F): one step straight forward, never capturing; once per game one diagonal step (alley) and once a capture"
+    );
+    // Hovering a piece of the side to move marks where it can go; the other side's shows nothing.
+    b.new_game("chess", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    let hints = || b.js_str("return [...document.querySelectorAll('.sq.hint')].map(e => e.dataset.sq).join(' ')");
+    let hover = |css: &str| {
+        let (x, y) = b.centre(css);
+        let a = format!(
+            r#"{{"actions":[{{"type":"pointer","id":"mouse","parameters":{{"pointerType":"mouse"}},"actions":[{{"type":"pointerMove","duration":0,"origin":"viewport","x":{x},"y":{y}}}]}}]}}"#
+        );
+        b.cmd("POST", "/actions", &a).unwrap();
+    };
+    hover(".sq[data-sq=\"g1\"]");
+    b.wait("document.querySelectorAll('.sq.hint').length === 2");
+    assert_eq!(hints(), "f3 h3");
+    hover(".sq[data-sq=\"e2\"]");
+    b.wait("document.querySelector('.sq[data-sq=\"e4\"].hint')");
+    assert_eq!(hints(), "e4 e3");
+    hover(".sq[data-sq=\"e7\"]");
+    b.wait("document.querySelectorAll('.sq.hint').length === 0");
+    assert_eq!(
+        title("e7"),
+        "Black Pawn (P): one step forward (two from its first rank), captures one step diagonally forward, en passant; promotes on the last rank"
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver (.ci/run runs it with --ignored)"]
+fn every_variant_fits_800_by_600() {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let b = Browser::start();
+    let (_board, port) = start_board(&[]);
+    b.cmd("POST", "/window/rect", r#"{"width":800,"height":600}"#).unwrap();
+    b.open(&format!("http://127.0.0.1:{port}/"));
+    b.wait("st && info");
+    let inner: i64 = b.js_str("return String(window.innerWidth)").parse().unwrap();
+    assert!(inner <= 800, "{inner}");
+    for v in ["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"] {
+        b.new_game(v, "", HUMANS.0, HUMANS.1, NO_CLOCK);
+        // No sideways scrolling, and every square lies inside the window.
+        let fit = b.js_str(
+            "const d = document.documentElement; const w = d.clientWidth;
+             const out = [...document.querySelectorAll('#board .sq')].filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > w; });
+             return d.scrollWidth <= w && out.length === 0 ? 'fits' : d.scrollWidth + ' > ' + w + ', ' + out.length + ' squares outside'",
+        );
+        assert_eq!(fit, "fits", "{v}");
+    }
+    // Both kings of Ito Shogi's line are on screen.
+    b.new_game("ito-shogi", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    for sq in ["a1", "a31"] {
+        let right: f64 = b
+            .js_str(&format!(
+                "return String(document.querySelector('.sq[data-sq=\"{sq}\"] .piece').getBoundingClientRect().right)"
+            ))
+            .parse()
+            .unwrap();
+        assert!(right > 0.0 && right <= inner as f64, "{sq} at {right}");
+    }
 }
 
 #[test]
