@@ -526,3 +526,109 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert_eq!(after(&resumed, "its validation loss "), after(epoch, ", validation "));
     assert_eq!(std::fs::read(&trained).expect("the rewritten net"), net_bytes);
 }
+
+/// Runs `calvin ARGS`; returns (exit code, stdout, stderr).
+fn calvin(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_calvin")).args(args).output().expect("runs calvin");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (o.status.code().unwrap_or(-1), text(&o.stdout), text(&o.stderr))
+}
+
+/// The settings of the shard tests: decisive games by resign adjudication.
+const SHARD_RUN: [&str; 12] = [
+    "--quiet",
+    "--max-plies",
+    "80",
+    "--resign-score",
+    "400",
+    "--resign-plies",
+    "4",
+    "--random-plies",
+    "4",
+    "--hash",
+    "1",
+    "--nodes",
+];
+
+#[test]
+fn three_shards_merged_are_the_single_run() {
+    let whole = temp("shard-whole.bin");
+    let extra = [&SHARD_RUN[..], &["400"]].concat();
+    assert_eq!(datagen("chess", 6, &whole, &extra).0, 0);
+    let shards: Vec<PathBuf> = (1..=3).map(|i| temp(&format!("shard-{i}.bin"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let (code, err) = datagen("chess", 6, s, &[&extra[..], &["--shard", &shard]].concat());
+        assert_eq!(code, 0, "{err}");
+        let mut indices: Vec<u32> = read(s).games.iter().map(|g| g.index).collect();
+        indices.sort();
+        assert_eq!(indices, [i as u32, i as u32 + 3], "shard {shard}");
+    }
+    let merged = temp("shard-merged.bin");
+    let m = merged.to_str().expect("utf-8");
+    let names: Vec<&str> = shards.iter().map(|p| p.to_str().expect("utf-8")).collect();
+    // Given in any order, the games come out by number.
+    let (code, out, err) = calvin(&["datagen", "merge", m, names[2], names[0], names[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("datagen: merged 6 games (320 positions) from 3 files into {m}\n"));
+    let info = |p: &Path| calvin(&["datagen", "info", p.to_str().expect("utf-8")]).1;
+    let expected = "variant chess seed 5 nodes 400 random-plies 4 max-plies 80 resign-score 400 resign-plies 4 hash 1\n\
+                    games 6 positions 320 trailing-bytes 0\n\
+                    results white-wins 1 draws 4 black-wins 1\n\
+                    ends rules 0 ply-cap 4 adjudicated 2\n";
+    assert_eq!(info(&whole), expected);
+    assert_eq!(info(&merged), expected);
+    // The same positions (as a multiset) and games; one thread: the same bytes.
+    let positions = |p: &Path| {
+        let mut v: Vec<(String, i16, u16, u8)> = read(p)
+            .games
+            .iter()
+            .flat_map(|g| g.records.iter().map(move |r| (r.fen.clone(), r.score, r.ply, g.result)))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(positions(&merged).len(), 320);
+    assert_eq!(positions(&merged), positions(&whole));
+    assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&whole).expect("whole"));
+}
+
+#[test]
+fn bad_shards_and_merges_are_refused() {
+    for bad in ["0/3", "4/3", "x/y", "3"] {
+        let (code, err) = datagen("chess", 2, &temp("bad-shard.bin"), &["--shard", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.starts_with(&format!(
+                "datagen: error: --shard wants I/N with 1 <= I <= N (whole numbers), not '{bad}'\n"
+            )),
+            "{err}"
+        );
+    }
+    assert!(!temp("bad-shard.bin").exists());
+    let (a, b, c) = (temp("merge-a.bin"), temp("merge-b.bin"), temp("merge-c.bin"));
+    assert_eq!(datagen("chess", 2, &a, &["--quiet", "--shard", "1/2"]).0, 0);
+    assert_eq!(datagen("chess", 2, &b, &["--quiet", "--shard", "2/2", "--seed", "6"]).0, 0);
+    assert_eq!(datagen("chess", 2, &c, &["--quiet"]).0, 0);
+    let out = temp("merge-out.bin");
+    let s = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let (code, _, err) = calvin(&["datagen", "merge", &s(&out), &s(&a), &s(&b)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("datagen: error: {} was written with other settings than {}", s(&b), s(&a))),
+        "{err}"
+    );
+    let (code, _, err) = calvin(&["datagen", "merge", &s(&out), &s(&a), &s(&c)]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("datagen: error: game 0 is in both {} and {}\n", s(&a), s(&c))), "{err}");
+    std::fs::write(&b, b"CALVINDX").expect("write");
+    let (code, _, err) = calvin(&["datagen", "merge", &s(&out), &s(&a), &s(&b)]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("datagen: error: {}: not a calvin datagen file", s(&b))), "{err}");
+    let (code, _, err) = calvin(&["datagen", "merge", &s(&out), &s(&out)]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = calvin(&["datagen", "merge", &s(&out)]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("datagen: error: merge needs OUT and at least one IN"), "{err}");
+    assert!(!out.exists());
+}

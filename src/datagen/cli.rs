@@ -4,17 +4,22 @@ use super::format;
 use super::play::PlayConfig;
 use super::run::{RunConfig, run};
 use crate::registry::{VARIANTS, VariantId};
+use crate::runner::shard::Shard;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "usage: calvin datagen --variant V --games N --nodes K --out FILE
            [--threads T] [--seed S] [--random-plies R] [--max-plies P]
            [--resign-score CP] [--resign-plies N] [--hash MIB] [--quiet]
+           [--shard I/N]
+       calvin datagen merge OUT IN...
        calvin datagen info FILE
        calvin datagen eval FILE OUT
        calvin datagen terms FILE OUT
        calvin datagen features FILE OUT
 Plays N self-play games (K nodes a move after R random plies) and appends
 their positions to FILE; run again with the same settings to continue.
+`--shard I/N` plays only the game numbers g with g mod N = I - 1; `merge`
+writes the games of such files (the same settings) to OUT, by number.
 `info` summarises a file; `eval` writes the static evaluation of each of
 its positions (White's view, i32 little-endian) to OUT; `terms` the
 evaluation's terms of each (docs/datagen.md); `features` the network's
@@ -26,6 +31,26 @@ pub fn main(args: &[String]) -> i32 {
         Some("info") => match args.get(1) {
             Some(path) => info(path),
             None => Err("info needs a FILE".into()),
+        },
+        Some("merge") => match (args.get(1), &args[args.len().min(2)..]) {
+            (Some(out), inputs) if !inputs.is_empty() => {
+                let inputs: Vec<&std::path::Path> = inputs.iter().map(std::path::Path::new).collect();
+                super::merge::merge(std::path::Path::new(out), &inputs).map(|m| {
+                    if m.dropped_bytes > 0 {
+                        eprintln!(
+                            "datagen: left out {} bytes of games cut off at the end of an input",
+                            m.dropped_bytes
+                        );
+                    }
+                    println!(
+                        "datagen: merged {} games ({} positions) from {} files into {out}",
+                        m.games,
+                        m.positions,
+                        inputs.len()
+                    );
+                })
+            }
+            _ => Err("merge needs OUT and at least one IN".into()),
         },
         Some("eval") => match (args.get(1), args.get(2)) {
             (Some(input), Some(output)) => super::evals::write_evals(input, output).map(|n| {
@@ -84,6 +109,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
         out: PathBuf::new(),
         play: PlayConfig { seed: 1, nodes: 0, random_plies: 8, max_plies: 400, resign_score: 1000, resign_plies: 8 },
         progress: true,
+        shard: None,
     };
     let (mut variant, mut out) = (None, None);
     let mut it = args.iter();
@@ -101,6 +127,7 @@ pub fn parse(args: &[String]) -> Result<RunConfig, String> {
                 variant = Some(v);
             }
             "--out" => out = Some(PathBuf::from(value)),
+            "--shard" => cfg.shard = Some(Shard::parse(value)?),
             "--games" => cfg.games = number(key, value, 1, u32::MAX as u64)? as u32,
             "--nodes" => p.nodes = number(key, value, 1, u32::MAX as u64)?,
             "--threads" => cfg.threads = number(key, value, 1, 1024)? as usize,

@@ -7,6 +7,7 @@
 //! - `play.rs`: one game: opening, searches, which positions are kept,
 //!   adjudication, the result.
 //! - `run.rs`: a run: threads, appending, continuing a stopped run, progress.
+//! - `merge.rs`: one file of the shards of a run.
 //! - `evals.rs`: the engine's static evaluation of a file's positions (for a trainer).
 //! - `terms.rs`: the evaluation's generic terms of a file's positions, as
 //!   counts whose dot product with the weights is that evaluation.
@@ -16,6 +17,7 @@ pub mod cli;
 pub mod evals;
 pub mod features;
 pub mod format;
+pub mod merge;
 pub mod play;
 pub mod run;
 pub mod terms;

@@ -5,6 +5,7 @@
 use super::format::{self, GameBlock, Header};
 use super::play::{PlayConfig, play_game};
 use crate::registry::{RuleOptions, VariantId, VariantVisitor};
+use crate::runner::shard::Shard;
 use crate::tt::TranspositionTable;
 use crate::variants::EngineVariant;
 use std::fs::{File, OpenOptions};
@@ -26,12 +27,15 @@ pub struct RunConfig {
     pub play: PlayConfig,
     /// Print the progress line on stderr.
     pub progress: bool,
+    /// Play only this shard's game numbers (game `g` is shard `g mod N + 1`'s).
+    pub shard: Option<Shard>,
 }
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// Games found in the file when the run started (a continued run).
+    /// Games found in the file when the run started (a continued run; of a
+    /// shard, its own).
     pub games_before: u32,
     pub games_played: u32,
     pub positions: u64,
@@ -60,7 +64,8 @@ impl RunConfig {
 /// Runs the games the file does not hold yet.
 pub fn run(cfg: &RunConfig) -> Result<Summary, String> {
     let (file, done, dropped_bytes) = open_output(cfg)?;
-    let todo: Vec<u32> = (0..cfg.games).filter(|i| !done.contains(i)).collect();
+    let mine = |i: &u32| cfg.shard.is_none_or(|s| s.contains(u64::from(*i)));
+    let todo: Vec<u32> = (0..cfg.games).filter(|i| mine(i) && !done.contains(i)).collect();
     struct Go<'a> {
         cfg: &'a RunConfig,
         file: File,
@@ -73,7 +78,8 @@ pub fn run(cfg: &RunConfig) -> Result<Summary, String> {
         }
     }
     let (positions, nodes) = cfg.variant.visit(&RuleOptions::default(), Go { cfg, file, todo: &todo })?;
-    Ok(Summary { games_before: done.len() as u32, games_played: todo.len() as u32, positions, nodes, dropped_bytes })
+    let games_before = done.iter().filter(|i| mine(i)).count() as u32;
+    Ok(Summary { games_before, games_played: todo.len() as u32, positions, nodes, dropped_bytes })
 }
 
 /// Opens the output for appending: a new file gets the header; an existing

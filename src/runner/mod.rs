@@ -10,12 +10,14 @@
 //! - [`referee`]: one game
 //! - [`record`]: the PGN-like record
 //! - [`stats`]: Elo, error bar, LOS, SPRT
+//! - [`shard`]: `--shard I/N`, the part of the games a shard plays
 
 pub mod config;
 pub mod engine;
 pub mod openings;
 pub mod record;
 pub mod referee;
+pub mod shard;
 pub mod stats;
 pub mod timecontrol;
 
