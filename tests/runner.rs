@@ -539,3 +539,145 @@ fn greedy_random_mover_takes_free_pieces() {
         .collect();
     assert_eq!(moves, ["b5c6", "d1d5", "h1h5", "d1b1"]);
 }
+
+/// The engine itself on both sides, named A and B, a few hundred nodes a move.
+fn self_play(games: &str, seed: &str, extra: &[&str]) -> Vec<String> {
+    let calvin = env!("CARGO_BIN_EXE_calvin");
+    let mut v = args(&["--engine", &format!("cmd={calvin}"), "name=A", "--engine", &format!("cmd={calvin}"), "name=B"]);
+    v.extend(args(&["--each", "nodes=300", "option.Hash=1", "--games", games, "--seed", seed]));
+    v.extend(args(&["--random-plies", "6", "--maxplies", "120", "--sprt", "elo0=0", "elo1=10"]));
+    v.extend(args(extra));
+    v
+}
+
+/// `calvin-match merge FILES...`: (exit code, stdout, stderr).
+fn merge(files: &[&Path]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_calvin-match")).arg("merge").args(files).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The games of a run as (Round, moves), in Round order.
+fn move_texts(games: &[Game]) -> Vec<(String, Vec<String>)> {
+    games.iter().map(|g| (g.tag("Round").to_string(), g.moves.clone())).collect()
+}
+
+const SELF_PLAY_REPORT: &str = "Score of A vs B: 2 - 2 - 2  [0.500] 6/6
+Elo difference: 0.0 +/- 271.4 (95%), LOS: 50.0 %, DrawRatio: 33.3 %
+SPRT: llr -0.004 (-0.1%), lbound -2.944, ubound 2.944 - no decision (elo0=0 elo1=10 alpha=0.05 beta=0.05)
+";
+
+#[test]
+fn two_shards_play_the_single_runs_games_and_merge_to_its_report() {
+    let whole_results = tmp("whole.jsonl");
+    let whole = run("shard-whole", &self_play("6", "7", &["--results", whole_results.to_str().unwrap()]));
+    assert_eq!(whole.code, 0, "{}{}", whole.stdout, whole.stderr);
+    assert_eq!(whole.games.len(), 6);
+    assert!(whole.stdout.ends_with(SELF_PLAY_REPORT), "{}", whole.stdout);
+    let mut shard_games = Vec::new();
+    let mut files = Vec::new();
+    for (i, rounds) in [(1, ["1", "2", "5", "6"]), (2, ["3", "4", "", ""])] {
+        let results = tmp(&format!("shard{i}.jsonl"));
+        let r = run(
+            &format!("shard{i}"),
+            &self_play("6", "7", &["--shard", &format!("{i}/2"), "--results", results.to_str().unwrap()]),
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let first = r.stdout.lines().next().unwrap().to_string();
+        let n = if i == 1 { 4 } else { 2 };
+        assert_eq!(first, format!("A vs B: {n} of 6 games of chess (shard {i}/2), 1 at once, seed 7"));
+        // Both colours of an opening pair stay in one shard.
+        let got: Vec<&str> = r.games.iter().map(|g| g.tag("Round")).collect();
+        assert_eq!(got, rounds[..n]);
+        shard_games.extend(r.games);
+        files.push(results);
+    }
+    shard_games.sort_by_key(|g| g.tag("Round").parse::<u32>().unwrap());
+    assert_eq!(move_texts(&shard_games), move_texts(&whole.games));
+    let json = r#"{"games":6,"total":6,"pairs":3,"wdl":[2,2,2],"penta":[0,0,3,0,0],"llr":-0.003726,"verdict":null"#;
+    let (code, out, err) = merge(&[&files[1], &files[0]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{SELF_PLAY_REPORT}{json},\"shards\":[1,2],\"of\":2}}\n"));
+    // The single run's own file gives its report too.
+    let (code, out, _) = merge(&[&whole_results]);
+    assert_eq!((code, out), (0, format!("{SELF_PLAY_REPORT}{json},\"shards\":[1],\"of\":1}}\n")));
+    // A run killed while writing a pair's line: that pair is left out.
+    let text = std::fs::read_to_string(&whole_results).unwrap();
+    let cut = tmp("cut.jsonl");
+    std::fs::write(&cut, &text[..text.len() - 10]).unwrap();
+    let (code, out, err) = merge(&[&cut]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Score of A vs B: "), "{out}");
+    assert!(out.contains(r#"{"games":4,"total":6,"pairs":2,"#), "{out}");
+    assert_eq!(err, format!("calvin-match: {}: left out a line cut off at its end\n", cut.display()));
+    // Twenty pairs won twice decide the SPRT, as a single run would.
+    let header = text.lines().next().unwrap().replace(r#""games":6,"#, r#""games":40,"#);
+    let won = r#"{"game":1,"a_white":true,"a":"W","points":null,"forfeit":null}"#;
+    let lines: Vec<String> = (0..20).map(|p| format!(r#"{{"pair":{p},"games":[{won},{won}],"penta":4}}"#)).collect();
+    let decided = tmp("decided.jsonl");
+    std::fs::write(&decided, format!("{header}\n{}\n", lines.join("\n"))).unwrap();
+    let (code, out, _) = merge(&[&decided]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Score of A vs B: 40 - 0 - 0  [1.000] 40/40\n"), "{out}");
+    assert!(out.contains("SPRT: llr 18.774 (637.6%), lbound -2.944, ubound 2.944 - H1 was accepted (elo0=0 elo1=10 alpha=0.05 beta=0.05)\n"), "{out}");
+    std::fs::write(&decided, format!("{}\n{}\n", text.lines().next().unwrap(), lines[3])).unwrap();
+    let (code, _, err) = merge(&[&decided]);
+    assert_eq!(
+        (code, err),
+        (2, format!("calvin-match: merge: {}: pair 3 is past the match's 6 games\n", decided.display()))
+    );
+    assert!(
+        out.ends_with("\"penta\":[0,0,0,0,20],\"llr\":18.773782,\"verdict\":\"H1\",\"shards\":[1],\"of\":1}\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_shards_and_results_of_other_matches_are_refused() {
+    for bad in ["0/3", "4/3", "x/y"] {
+        let r = run("badshard", &self_play("2", "7", &["--shard", bad]));
+        assert_eq!(r.code, 2, "{bad}");
+        assert_eq!(
+            r.stderr,
+            format!("calvin-match: --shard wants I/N with 1 <= I <= N (whole numbers), not '{bad}'\n")
+        );
+        assert!(r.games.is_empty());
+    }
+    let mut no_seed = self_play("2", "7", &["--shard", "1/2"]);
+    let at = no_seed.iter().position(|a| a == "--seed").unwrap();
+    no_seed.drain(at..at + 2);
+    let r = run("noseed", &no_seed);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (2, "calvin-match: --shard needs --seed (every shard must draw the same openings)\n")
+    );
+    let (a, b, c) = (tmp("other-a.jsonl"), tmp("other-b.jsonl"), tmp("other-c.jsonl"));
+    for (file, seed, shard) in [(&a, "7", "1/2"), (&b, "8", "2/2"), (&c, "7", "1/3")] {
+        let r = run("other", &self_play("2", seed, &["--shard", shard, "--results", file.to_str().unwrap()]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let (code, out, err) = merge(&[&a, &b]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "calvin-match: merge: {} and {} are not of one match: their engines or settings differ (seed 7 / 8)\n",
+            a.display(),
+            b.display()
+        )
+    );
+    let (code, _, err) = merge(&[&a, &c]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!("calvin-match: merge: {} and {} are shards of different splits (2 / 3)\n", a.display(), c.display())
+    );
+    let (code, _, err) = merge(&[&a, &a]);
+    assert_eq!(code, 2);
+    assert_eq!(err, format!("calvin-match: merge: pair 0 (games 1 and 2) is in both {0} and {0}\n", a.display()));
+    std::fs::write(&b, "[Event \"x\"]\n").unwrap();
+    let (code, _, err) = merge(&[&b]);
+    assert_eq!((code, err), (2, format!("calvin-match: merge: {} is not a calvin-match results file\n", b.display())));
+    let (code, _, err) = merge(&[]);
+    assert_eq!((code, err.as_str()), (2, "calvin-match: merge: merge needs at least one results file\n"));
+}

@@ -6,6 +6,9 @@ use calvin::runner::run_match;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("merge") {
+        std::process::exit(calvin::runner::results::merge_main(&args[1..], &mut std::io::stdout().lock()));
+    }
     let cfg = match parse_args(&args) {
         Ok(Command::Help) => {
             print!("{USAGE}");

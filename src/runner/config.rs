@@ -2,6 +2,7 @@
 //! `key=value` settings after `--engine`, shared ones after `--each`.
 
 use super::engine::EngineCmd;
+use super::shard::Shard;
 use super::stats::Sprt;
 use super::timecontrol::{Limits, parse_seconds_ms, parse_tc};
 use crate::registry::{RuleOption, RuleOptions, VariantId};
@@ -37,6 +38,10 @@ options:
   --random-plies N    random legal plies after the opening
   --seed N            seed for the random openings and order (default: from the clock)
   --pgnout FILE       append each finished game to FILE
+  --results FILE      write the results (JSON lines: settings, then one line per
+                      finished opening pair) to FILE, for 'calvin-match merge'
+  --shard I/N         play only the opening pairs p with p mod N = I - 1 (needs
+                      --seed; the SPRT does not stop a shard)
   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   stop when the SPRT decides
   --tc X, --st X, --nodes N, --depth N, --timemargin MS   same as --each KEY=X
   --maxplies N        adjudicate a draw after N plies by the engines
@@ -46,6 +51,11 @@ options:
   --event NAME        PGN Event tag
   --debug             log the engine traffic to stderr
   --help
+
+calvin-match merge FILE...
+  adds up --results files of one match (its shards) and prints the report a
+  single run prints at its end, then one JSON line (games, pentanomial, llr,
+  verdict)
 ";
 
 /// One engine as given on the command line.
@@ -69,6 +79,10 @@ pub struct MatchConfig {
     pub random_plies: usize,
     pub seed: Option<u64>,
     pub pgnout: Option<PathBuf>,
+    /// `--results FILE`: the machine-readable results.
+    pub results: Option<PathBuf>,
+    /// `--shard I/N`: play only this shard's opening pairs.
+    pub shard: Option<Shard>,
     pub sprt: Option<Sprt>,
     pub max_plies: Option<usize>,
     pub start_timeout: Duration,
@@ -93,6 +107,8 @@ impl Default for MatchConfig {
             random_plies: 0,
             seed: None,
             pgnout: None,
+            results: None,
+            shard: None,
             sprt: None,
             max_plies: None,
             start_timeout: Duration::from_secs(10),
@@ -198,6 +214,8 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "random-plies" => cfg.random_plies = num(a, v)?,
             "seed" => cfg.seed = Some(num(a, v)?),
             "pgnout" => cfg.pgnout = Some(PathBuf::from(v)),
+            "results" => cfg.results = Some(PathBuf::from(v)),
+            "shard" => cfg.shard = Some(Shard::parse(v)?),
             "tc" | "st" | "nodes" | "depth" | "timemargin" => each.push(format!("{key}={v}")),
             "maxplies" => cfg.max_plies = Some(num(a, v)?),
             "start-timeout" => cfg.start_timeout = seconds(a, v)?,
@@ -220,6 +238,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     if cfg.games == 0 {
         return Err("--games must be at least 1".into());
+    }
+    if cfg.shard.is_some() && cfg.seed.is_none() {
+        return Err("--shard needs --seed (every shard must draw the same openings)".into());
     }
     cfg.rules = match_rules(&cfg.variant, &cfg.players)?;
     Ok(Command::Run(Box::new(cfg)))

@@ -10,6 +10,7 @@
 //! - [`referee`]: one game
 //! - [`record`]: the PGN-like record
 //! - [`stats`]: Elo, error bar, LOS, SPRT
+//! - [`results`]: the machine-readable results file and `calvin-match merge`
 //! - [`shard`]: `--shard I/N`, the part of the games a shard plays
 
 pub mod config;
@@ -17,6 +18,7 @@ pub mod engine;
 pub mod openings;
 pub mod record;
 pub mod referee;
+pub mod results;
 pub mod shard;
 pub mod stats;
 pub mod timecontrol;
@@ -28,13 +30,14 @@ use engine::Engine;
 use openings::Book;
 use record::{Forfeit, GameRecord, PgnWriter};
 use referee::{GameSettings, Player, play_game};
+use results::{GameResult, ResultsWriter};
 use stats::{Sprt, SprtVerdict, Wdl};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 /// What a match came to, from the first engine's side.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     pub names: [String; 2],
     pub wdl: Wdl,
@@ -51,20 +54,24 @@ pub struct Summary {
 impl Summary {
     /// Adds a game; `a_color` is the colour the first engine had.
     pub fn add(&mut self, rec: &GameRecord, a_color: usize) {
-        match rec.outcome.winner {
-            Some(c) if c == a_color => self.wdl.wins += 1,
-            Some(_) => self.wdl.losses += 1,
-            None => self.wdl.draws += 1,
+        self.add_result(&GameResult::of(rec, a_color));
+    }
+
+    /// Adds a game's result (as a results file keeps it).
+    pub fn add_result(&mut self, g: &GameResult) {
+        match g.a_half_points {
+            2 => self.wdl.wins += 1,
+            0 => self.wdl.losses += 1,
+            _ => self.wdl.draws += 1,
         }
-        if let Some(s) = rec.outcome.scores {
-            self.points[0] += i64::from(s[a_color]);
-            self.points[1] += i64::from(s[a_color ^ 1]);
+        if let Some(p) = g.points {
+            self.points[0] += p[0];
+            self.points[1] += p[1];
             self.scored_games += 1;
         }
-        if let Some((loser, how)) = rec.forfeit {
-            let who = usize::from(loser != a_color);
+        if let Some((who, how)) = g.forfeit {
             let k = Forfeit::ALL.iter().position(|&f| f == how).unwrap_or(0);
-            self.forfeits[who][k] += 1;
+            self.forfeits[who.min(1)][k] += 1;
         }
     }
 
@@ -205,13 +212,22 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
         rules: cfg.rules,
     };
     let mut sum = Summary { names: [players[0].name.clone(), players[1].name.clone()], seed, ..Summary::default() };
-    let total = cfg.games;
-    let workers = cfg.concurrency.clamp(1, total as usize);
-    let _ = writeln!(
-        out,
-        "{} vs {}: {} games of {}, {} at once, seed {}",
-        sum.names[0], sum.names[1], total, cfg.variant, workers, seed
-    );
+    // The games this run plays: all, or those of its shard's opening pairs.
+    let mine: Vec<u32> = (0..cfg.games).filter(|&n| cfg.shard.is_none_or(|s| s.contains(u64::from(n / 2)))).collect();
+    let total = mine.len() as u32;
+    let mut results = match &cfg.results {
+        Some(p) => {
+            let header = results::header_line(cfg, &players, seed, cfg.shard)?;
+            Some(ResultsWriter::create(p, &header, cfg.games)?)
+        }
+        None => None,
+    };
+    let workers = cfg.concurrency.clamp(1, mine.len().max(1));
+    let part = match cfg.shard {
+        Some(s) => format!("{total} of {} games of {} (shard {s})", cfg.games, cfg.variant),
+        None => format!("{total} games of {}", cfg.variant),
+    };
+    let _ = writeln!(out, "{} vs {}: {part}, {workers} at once, seed {seed}", sum.names[0], sum.names[1]);
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = unbounded::<(GameRecord, usize)>();
@@ -219,14 +235,11 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
     std::thread::scope(|s| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, book, players, settings) = (&next, &stop, &book, &players, &settings);
+            let (next, stop, book, players, settings, mine) = (&next, &stop, &book, &players, &settings, &mine);
             s.spawn(move || {
                 let mut slots: [Option<Engine>; 2] = [None, None];
                 while !stop.load(Ordering::SeqCst) {
-                    let n = next.fetch_add(1, Ordering::SeqCst);
-                    if n >= total {
-                        break;
-                    }
+                    let Some(&n) = mine.get(next.fetch_add(1, Ordering::SeqCst) as usize) else { break };
                     // Games in pairs from one opening, the first engine White first.
                     let a_color = (n % 2) as usize;
                     let opening = book.get((n / 2) as usize);
@@ -251,6 +264,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
                 write_error = Some(format!("writing game {}: {e}", rec.number));
                 eprintln!("calvin-match: {}", write_error.as_deref().unwrap_or(""));
             }
+            if let (Some(r), Some(p)) = (results.as_mut(), &cfg.results)
+                && let Err(e) = r.add(GameResult::of(&rec, a_color))
+            {
+                write_error = Some(format!("writing {}: {e}", p.display()));
+                eprintln!("calvin-match: {}", write_error.as_deref().unwrap_or(""));
+            }
             sum.add(&rec, a_color);
             let result = rec.scores().unwrap_or_else(|| rec.result().to_string());
             let _ = writeln!(
@@ -264,7 +283,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
                 sum.llr = Some(llr);
                 let (lo, hi) = sp.bounds();
                 line += &format!("  LLR {} [{lo:.2}, {hi:.2}]", fixed(llr, 2));
+                // A shard does not stop: the merge of all shards decides.
                 if sum.verdict.is_none()
+                    && cfg.shard.is_none()
                     && let Some(v) = sp.verdict(llr)
                 {
                     sum.verdict = Some(v);
@@ -279,6 +300,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
             let _ = out.flush();
         }
     });
+    if let (Some(r), Some(p)) = (results.as_mut(), &cfg.results)
+        && let Err(e) = r.finish()
+    {
+        write_error = Some(format!("writing {}: {e}", p.display()));
+        eprintln!("calvin-match: {}", write_error.as_deref().unwrap_or(""));
+    }
     let _ = write!(out, "{}", sum.report(cfg.sprt.as_ref(), total));
     let _ = out.flush();
     match write_error {
