@@ -19,7 +19,9 @@
 //! and hands (a copy-make engine has both at hand, and the comparison knows
 //! every variant's moves: drops, igui captures, flips, cannibals). The
 //! output is `sum(clamp(acc_us, 0, QA) * w_us) + sum(clamp(acc_them, 0, QA)
-//! * w_them) + b`, scaled by `SCALE / (QA * QB)` to centipawns.
+//! * w_them) + b`, scaled by `SCALE / (QA * QB)` to centipawns; with the
+//! squared clipped activation (SCReLU, version 3 files) the clamped values
+//! are squared, `QB` is [`QB_SCRELU`] and the scale `SCALE / (QA * QA * QB)`.
 
 use super::weights::{Reader, WeightsError, read_bytes};
 use crate::bitboard::Bits;
@@ -29,12 +31,36 @@ use crate::variant::{Bb, MAX_TYPES, Variant, seen_from};
 
 pub const MAGIC: &[u8; 8] = b"CALVINNN";
 /// Version 2 adds the kind byte (version 1 files are read as networks that
-/// are the whole evaluation).
-pub const VERSION: u16 = 2;
+/// are the whole evaluation); version 3 the activation byte (version 1 and 2
+/// files are read as clipped ReLU).
+pub const VERSION: u16 = 3;
 /// The feature transformer's quantisation: 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// The output weights' quantisation: 1.0 is `QB`.
 pub const QB: i32 = 1024;
+/// The output weights' quantisation under SCReLU: `|w| <= 127`, so that
+/// `clamp(acc, 0, QA) * w` fits an i16 (the product is then multiplied by
+/// the clamped value again in i32).
+pub const QB_SCRELU: i32 = 64;
+
+/// The hidden layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped ReLU, `clamp(x, 0, 1)`.
+    CReLU,
+    /// Squared clipped ReLU, `clamp(x, 0, 1)^2`.
+    SCReLU,
+}
+
+impl Activation {
+    /// The output weights' quantisation.
+    pub fn qb(self) -> i32 {
+        match self {
+            Activation::CReLU => QB,
+            Activation::SCReLU => QB_SCRELU,
+        }
+    }
+}
 /// The network's output 1.0 is `SCALE` centipawns.
 pub const SCALE: i32 = 400;
 /// Pieces of one type in hand beyond this many add no feature.
@@ -91,6 +117,7 @@ pub struct Network {
     /// The network's output is added to the formula's evaluation (trained
     /// on what the formula misses) instead of replacing it.
     pub on_top: bool,
+    pub activation: Activation,
     /// The piece types the network was widened to ([`Network::fit`]) and
     /// the types whose rows they read, `A read as Q`; empty: none.
     pub read_as: String,
@@ -117,6 +144,15 @@ impl Network {
                 )));
             }
         };
+        let activation = match if version >= 3 { r.u8("the activation")? } else { 0 } {
+            0 => Activation::CReLU,
+            1 => Activation::SCReLU,
+            a => {
+                return Err(WeightsError::WrongShape(format!(
+                    "activation {a} (0: clipped ReLU, 1: squared clipped ReLU)"
+                )));
+            }
+        };
         if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
             return Err(WeightsError::WrongShape(format!(
                 "{features} features and {hidden} hidden (at most {} features; hidden a multiple of {LANES} up to {MAX_HIDDEN})",
@@ -134,11 +170,15 @@ impl Network {
         if r.left() > 0 {
             return Err(WeightsError::Trailing(r.left()));
         }
+        if activation == Activation::SCReLU && out_weights.iter().any(|w| w.unsigned_abs() > 127) {
+            return Err(WeightsError::WrongShape("an output weight beyond +-127 (SCReLU)".into()));
+        }
         Ok(Network {
             variant,
             features,
             hidden,
             on_top,
+            activation,
             read_as: String::new(),
             ft_weights,
             ft_bias,
@@ -161,6 +201,10 @@ impl Network {
         out.extend((self.features as u32).to_le_bytes());
         out.extend((self.hidden as u32).to_le_bytes());
         out.push(u8::from(self.on_top));
+        out.push(match self.activation {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        });
         for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
             out.extend(w.to_le_bytes());
         }
@@ -189,6 +233,7 @@ impl Network {
             features,
             hidden,
             on_top: false,
+            activation: Activation::CReLU,
             read_as: String::new(),
             ft_weights,
             ft_bias,
@@ -202,8 +247,9 @@ impl Network {
     /// it was widened to (`A read as Q`).
     pub fn shape(&self) -> String {
         let kind = if self.on_top { " on top of the formula" } else { "" };
+        let act = if self.activation == Activation::SCReLU { " SCReLU" } else { "" };
         let sep = if self.read_as.is_empty() { "" } else { ", " };
-        format!("{}x{}{kind}{sep}{}", self.features, self.hidden, self.read_as)
+        format!("{}x{}{act}{kind}{sep}{}", self.features, self.hidden, self.read_as)
     }
 
     /// Whether the network is `V`'s: its name and feature count.
@@ -271,6 +317,7 @@ impl Network {
             features: feature_count::<V>(),
             hidden: h,
             on_top: self.on_top,
+            activation: self.activation,
             read_as: read_as.join(", "),
             ft_weights,
             ft_bias: self.ft_bias.clone(),
@@ -296,8 +343,17 @@ impl Network {
     #[inline]
     fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let (w_us, w_them) = self.out_weights.split_at(self.hidden);
-        let sum = dot_crelu(us, w_us) as i64 + dot_crelu(them, w_them) as i64 + self.out_bias as i64;
-        (sum * SCALE as i64 / (QA * QB) as i64) as i32
+        match self.activation {
+            Activation::CReLU => {
+                let sum = dot_crelu(us, w_us) as i64 + dot_crelu(them, w_them) as i64 + self.out_bias as i64;
+                (sum * SCALE as i64 / (QA * QB) as i64) as i32
+            }
+            Activation::SCReLU => {
+                let sum =
+                    dot_screlu(us, w_us) as i64 + dot_screlu(them, w_them) as i64 + self.out_bias as i64 * QA as i64;
+                (sum * SCALE as i64 / (QA * QA * QB_SCRELU) as i64) as i32
+            }
+        }
     }
 
     /// The network's output for `pos` from the side to move's view, from scratch.
@@ -343,6 +399,22 @@ fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
     for (a, w) in acc.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
         for i in 0..LANES {
             sums[i] = sums[i].wrapping_add(a[i].clamp(0, QA as i16) as i32 * w[i] as i32);
+        }
+    }
+    sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+/// `sum(clamp(acc, 0, QA)^2 * w)`, as `(v * w) * v` with `v * w` in i16
+/// (`|w| <= 127`, checked when the file is read) and the second product
+/// in i32 (a multiply-add per pair of lanes). Each lane sums at most
+/// `MAX_HIDDEN / LANES` terms of at most `255 * 127 * 255`: no overflow.
+#[inline(always)]
+fn dot_screlu(acc: &[i16], w: &[i16]) -> i32 {
+    let mut sums = [0i32; LANES];
+    for (a, w) in acc.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            let v = a[i].clamp(0, QA as i16);
+            sums[i] = sums[i].wrapping_add(v.wrapping_mul(w[i]) as i32 * v as i32);
         }
     }
     sums.iter().fold(0i32, |s, &x| s.wrapping_add(x))
@@ -510,15 +582,137 @@ mod tests {
 
     /// A network of `V`'s shape with pseudo-random weights (a fixed LCG):
     /// feature weights in -64..64, output weights in -32..32.
+    /// The same as `tools/nnue/reference.py`'s `random_net`.
     fn random_net<V: Variant>(hidden: usize) -> Network {
+        random_net_with::<V>(hidden, Activation::CReLU)
+    }
+
+    fn random_net_with<V: Variant>(hidden: usize, activation: Activation) -> Network {
         let features = feature_count::<V>();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let ft = features * hidden;
-        Network::from_fn(V::NAME, features, hidden, |i| {
+        let mut net = Network::from_fn(V::NAME, features, hidden, |i| {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let r = (x >> 33) as i64;
             if i < ft + hidden { (r % 128 - 64) as i16 } else { (r % 64 - 32) as i16 }
-        })
+        });
+        net.activation = activation;
+        net
+    }
+
+    /// The integer output equals the plain Python reference's
+    /// (`tools/nnue/reference.py`, which reads the features from the FEN
+    /// itself) for the same random network of width 256, exactly, in
+    /// chess, iago-b and iago-c, with both activations.
+    #[test]
+    fn the_output_equals_the_python_reference() {
+        use crate::variants::chess::Chess;
+        use crate::variants::iago::{IagoB, IagoC};
+        fn row<V: Variant>(fens: &[&str], activation: Activation) -> Vec<i32> {
+            let net = random_net_with::<V>(256, activation);
+            let bytes = net.to_bytes();
+            assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+            fens.iter().map(|f| net.evaluate(&Position::<V>::from_fen(f).unwrap())).collect()
+        }
+        let chess = [
+            Chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/P5k1/8/8/8/8/5Kp1/8 b - - 0 1",
+        ];
+        let iago_b = [IagoB::START_FEN, "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/RMBQKB1R[Cmc] b - - 5 4"];
+        let iago_c = [IagoC::START_FEN, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[MCmc] b - - 0 3"];
+        for (activation, expected) in [
+            (Activation::CReLU, [-77, -83, -82, -30, -55, -2, -38, -34]),
+            (Activation::SCReLU, [-1333, -1448, -867, -375, -645, 123, -376, -344]),
+        ] {
+            let mut got = row::<Chess>(&chess, activation);
+            got.extend(row::<IagoB>(&iago_b, activation));
+            got.extend(row::<IagoC>(&iago_c, activation));
+            assert_eq!(got, expected, "{activation:?}");
+        }
+    }
+
+    /// Counts of the kinds of moves a game played: captures, promotions,
+    /// castlings, drops, gatings.
+    #[derive(Debug, Default)]
+    struct Kinds {
+        captures: usize,
+        promotions: usize,
+        castlings: usize,
+        drops: usize,
+        gatings: usize,
+    }
+
+    /// A pseudo-random game that prefers the rarer kinds of moves
+    /// (castling, promotion, gating, drops, then captures), with a SCReLU
+    /// network of width 256: the incremental output equals the one from
+    /// scratch at every ply and at a sibling of each.
+    fn wide_game<V: Variant>(seed: u64) -> Kinds {
+        use crate::moves::Kind;
+        let net = std::sync::Arc::new(random_net_with::<V>(256, Activation::SCReLU));
+        let mut stack = NnueStack::<V>::new(net.clone(), 10);
+        let mut pos = Position::<V>::from_fen(V::START_FEN).unwrap();
+        assert_eq!(stack.evaluate(&pos, 0), net.evaluate(&pos));
+        let mut x = seed;
+        let mut kinds = Kinds::default();
+        for ply in 1..=200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut next = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 33) as usize
+            };
+            let capture = |m: &crate::moves::Move| pos.occupied().has(m.to()) || m.kind() == Kind::EnPassant;
+            let rare: Vec<_> = moves.iter().filter(|m| !matches!(m.kind(), Kind::Normal | Kind::EnPassant)).collect();
+            let takes: Vec<_> = moves.iter().filter(|m| capture(m)).collect();
+            let m = if !rare.is_empty() && next() % 4 != 0 {
+                *rare[next() % rare.len()]
+            } else if !takes.is_empty() && next() % 4 == 0 {
+                *takes[next() % takes.len()]
+            } else {
+                moves[next() % moves.len()]
+            };
+            if capture(&m) {
+                kinds.captures += 1;
+            }
+            match m.kind() {
+                Kind::Promotion => kinds.promotions += 1,
+                Kind::Castling => kinds.castlings += 1,
+                Kind::Drop => kinds.drops += 1,
+                Kind::Gating => kinds.gatings += 1,
+                _ => {}
+            }
+            let at = ply % 12;
+            let sibling = pos.play(moves[next() % moves.len()]);
+            assert_eq!(stack.evaluate(&sibling, at), net.evaluate(&sibling), "{}: {}", V::NAME, sibling.fen());
+            pos = pos.play(m);
+            assert_eq!(stack.evaluate(&pos, at), net.evaluate(&pos), "{}: {}", V::NAME, pos.fen());
+        }
+        kinds
+    }
+
+    #[test]
+    fn a_wide_screlu_network_updates_incrementally_through_every_kind_of_move() {
+        use crate::variants::chess::Chess;
+        use crate::variants::iago::{IagoB, IagoC};
+        let (mut b, mut c) = (Kinds::default(), Kinds::default());
+        for seed in 1..=4 {
+            let k = wide_game::<Chess>(seed);
+            assert!(k.captures > 0 && k.promotions > 0 && k.castlings > 0, "chess {seed}: {k:?}");
+            for (total, k) in [(&mut b, wide_game::<IagoB>(seed)), (&mut c, wide_game::<IagoC>(seed))] {
+                assert!(k.captures > 0 && k.drops + k.gatings > 0, "iago {seed}: {k:?}");
+                total.captures += k.captures;
+                total.promotions += k.promotions;
+                total.castlings += k.castlings;
+                total.drops += k.drops;
+                total.gatings += k.gatings;
+            }
+        }
+        assert!(b.gatings > 0 && b.drops > 0 && c.drops > 0 && c.gatings > 0, "{b:?} {c:?}");
+        assert!(b.promotions + c.promotions > 0 && b.castlings + c.castlings > 0, "{b:?} {c:?}");
     }
 
     /// Plays a game of pseudo-random legal moves; at every ply evaluates a
@@ -597,13 +791,33 @@ mod tests {
         bad[kind] = 2;
         assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::WrongShape(_))));
         // Version 1 had no kind byte: the network is the whole evaluation.
-        let mut v1 = bytes.clone();
+        // Version 2 had no activation byte: clipped ReLU.
+        let mut v2 = bytes.clone();
+        v2.remove(kind + 1);
+        v2[8] = 2;
+        assert_eq!(Network::from_bytes(&v2), Ok(net.clone()));
+        let mut screlu = bytes.clone();
+        screlu[kind + 1] = 1;
+        let wide = Network::from_bytes(&screlu).unwrap();
+        assert_eq!(
+            (wide.activation, wide.shape().as_str()),
+            (Activation::SCReLU, "1008x16 SCReLU on top of the formula")
+        );
+        let mut big = wide.clone();
+        big.out_weights[3] = -128;
+        assert_eq!(
+            Network::from_bytes(&big.to_bytes()),
+            Err(WeightsError::WrongShape("an output weight beyond +-127 (SCReLU)".into()))
+        );
+        screlu[kind + 1] = 2;
+        assert!(matches!(Network::from_bytes(&screlu), Err(WeightsError::WrongShape(_))));
+        let mut v1 = v2.clone();
         v1.remove(kind);
         v1[8] = 1;
         net.on_top = false;
         assert_eq!(Network::from_bytes(&v1), Ok(net));
-        v1[8] = 3;
-        assert_eq!(Network::from_bytes(&v1), Err(WeightsError::BadVersion(3)));
+        v1[8] = 4;
+        assert_eq!(Network::from_bytes(&v1), Err(WeightsError::BadVersion(4)));
     }
 
     #[test]

@@ -9,6 +9,8 @@ formula (side to move's view):
     a   = clamp(acc, 0, QA)
     sum = a_us . out_w[0..H] + a_them . out_w[H..2H] + out_bias
     eval_cp = sum * 400 / (QA * QB)                     (integer division, truncated toward 0 as Rust's /)
+(SCReLU nets, version 3: sum = a_us^2 . out_w[0..H] + a_them^2 . out_w[H..2H] + out_bias * QA,
+eval_cp = sum * 400 / (QA * QA * 64))
 then a summary ('#' lines): the mean absolute difference between eval_cp and 400 * out of
 (1) the dequantized net (float maths on the net's integers / QA, QB: only the final truncation
 differs, so this checks the integer formula) and (2) the float model of NET.ckpt when it exists
@@ -23,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nnue_io  # noqa: E402
-from nnue_io import QA, QB, SCALE  # noqa: E402
+from nnue_io import QA, SCALE, SCRELU  # noqa: E402
 
 
 def integer_eval(net, feat, stm):
@@ -38,18 +40,25 @@ def integer_eval(net, feat, stm):
     us = np.where(black[:, None], acc[:, 1], acc[:, 0])
     them = np.where(black[:, None], acc[:, 0], acc[:, 1])
     ow = net["out_w"].astype(np.int64)
-    s = np.clip(us, 0, QA) @ ow[:h] + np.clip(them, 0, QA) @ ow[h:] + net["out_b"]
+    qb = nnue_io.qb(net["activation"])
+    if net["activation"] == SCRELU:
+        v, u = np.clip(us, 0, QA), np.clip(them, 0, QA)
+        s = (v * v) @ ow[:h] + (u * u) @ ow[h:] + net["out_b"] * QA
+        div = QA * QA * qb
+    else:
+        s = np.clip(us, 0, QA) @ ow[:h] + np.clip(them, 0, QA) @ ow[h:] + net["out_b"]
+        div = QA * qb
     num = s * SCALE
-    cp = np.sign(num) * (np.abs(num) // (QA * QB))  # truncation toward zero
+    cp = np.sign(num) * (np.abs(num) // div)  # truncation toward zero
     return cp, s, acc
 
 
-def float_eval(W, b1, w2, b2, feat, stm):
-    return np.concatenate([float_eval1(W, b1, w2, b2, feat[i : i + 4096], stm[i : i + 4096])
+def float_eval(W, b1, w2, b2, feat, stm, screlu=False):
+    return np.concatenate([float_eval1(W, b1, w2, b2, feat[i : i + 4096], stm[i : i + 4096], screlu)
                            for i in range(0, len(stm), 4096)])
 
 
-def float_eval1(W, b1, w2, b2, feat, stm):
+def float_eval1(W, b1, w2, b2, feat, stm, screlu=False):
     nf, h = W.shape
     w = np.zeros((nf + 1, h), np.float64)
     w[:nf] = W
@@ -59,7 +68,8 @@ def float_eval1(W, b1, w2, b2, feat, stm):
     black = stm == 1
     us = np.where(black[:, None], acc[:, 1], acc[:, 0])
     them = np.where(black[:, None], acc[:, 0], acc[:, 1])
-    out = np.clip(us, 0, 1) @ w2[:h] + np.clip(them, 0, 1) @ w2[h:] + b2
+    p = 2 if screlu else 1
+    out = np.clip(us, 0, 1) ** p @ w2[:h] + np.clip(them, 0, 1) ** p @ w2[h:] + b2
     return out * SCALE
 
 
@@ -88,7 +98,10 @@ def main():
 
     # the dequantized net in float maths: differs from eval_cp only by the final truncation (< 1 cp),
     # which checks the integer formula
-    dq = float_eval(net["ft_w"] / QA, net["ft_b"] / QA, net["out_w"] / QB, net["out_b"] / (QA * QB), feat, stm)
+    qb = nnue_io.qb(net["activation"])
+    screlu = net["activation"] == SCRELU
+    dq = float_eval(net["ft_w"] / QA, net["ft_b"] / QA, net["out_w"] / qb, net["out_b"] / (QA * qb), feat, stm,
+                    screlu)
     d = np.abs(cp - dq)
     print(f"# {k} positions; mean |eval_cp - dequantized float| = {d.mean():.3f} cp, max {d.max():.3f} cp")
     ckpt = net_path + ".ckpt"
@@ -100,7 +113,7 @@ def main():
         b1 = sd["b1"].double().numpy()
         w2 = sd["out.weight"][0].double().numpy()
         b2 = float(sd["out.bias"][0])
-        fl = float_eval(W, b1, w2, b2, feat, stm)
+        fl = float_eval(W, b1, w2, b2, feat, stm, screlu)
         d = np.abs(cp - fl)
         print(f"# mean |eval_cp - float model ({ckpt})| = {d.mean():.3f} cp, max {d.max():.3f} cp")
     else:

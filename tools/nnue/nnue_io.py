@@ -10,10 +10,12 @@ import numpy as np
 FT_MAGIC = b"CALVINFT"
 NN_MAGIC = b"CALVINNN"
 VERSION = 1  # of the feature file
-NN_VERSION = 2  # of the net file: 2 adds the kind byte (1: on top of the formula)
+NN_VERSION = 3  # of the net file: 2 adds the kind byte (1: on top of the formula), 3 the activation byte
+CRELU, SCRELU = 0, 1  # the activation byte (version 3; versions 1 and 2 are clipped ReLU)
 NONE = 0xFFFF  # unused feature slot
 QA = 255
 QB = 1024
+QB_SCRELU = 64  # SCReLU's output quantisation: |round(w2 * 64)| <= 127, so clamp(acc) * w2 fits an i16
 SCALE = 400
 HAND_CAP = 8  # hand features per piece type and side
 
@@ -120,13 +122,18 @@ def write_ft(path, variant, nf, stm, result, score, feat):
         f.write(rec.tobytes())
 
 
-def quantize(W, b1, w2, b2):
+def qb(activation):
+    return QB_SCRELU if activation == SCRELU else QB
+
+
+def quantize(W, b1, w2, b2, activation=CRELU):
     """Float weights -> the integers of the net file (checks the ranges)."""
     qW = np.rint(np.asarray(W, np.float64) * QA)
     qb1 = np.rint(np.asarray(b1, np.float64) * QA)
-    qw2 = np.rint(np.asarray(w2, np.float64) * QB)
-    qb2 = int(np.rint(float(b2) * QA * QB))
-    for name, a, lim in (("ft_weights", qW, 32767), ("ft_bias", qb1, 32767), ("out_weights", qw2, 2028)):
+    qw2 = np.rint(np.asarray(w2, np.float64) * qb(activation))
+    qb2 = int(np.rint(float(b2) * QA * qb(activation)))
+    lim2 = 127 if activation == SCRELU else 2028
+    for name, a, lim in (("ft_weights", qW, 32767), ("ft_bias", qb1, 32767), ("out_weights", qw2, lim2)):
         if a.size and np.abs(a).max() > lim:
             raise ValueError(f"{name} out of range: max |q| = {np.abs(a).max()} > {lim}")
     if abs(qb2) >= 2**31:
@@ -134,17 +141,20 @@ def quantize(W, b1, w2, b2):
     return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2
 
 
-def write_net(path, variant, W, b1, w2, b2, on_top=False):
+def write_net(path, variant, W, b1, w2, b2, on_top=False, activation=CRELU):
     """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float; on_top: the
-    engine adds the net's output to its formula's evaluation."""
-    qW, qb1, qw2, qb2 = quantize(W, b1, w2, b2)
+    engine adds the net's output to its formula's evaluation. A clipped-ReLU net is written
+    as version 2 (which engines before version 3 read too), a SCReLU net as version 3."""
+    qW, qb1, qw2, qb2 = quantize(W, b1, w2, b2, activation)
     nf, h = qW.shape
     name = variant.encode("utf-8")
     with open(path, "wb") as f:
         f.write(NN_MAGIC)
-        f.write(struct.pack("<HB", NN_VERSION, len(name)))
+        f.write(struct.pack("<HB", 3 if activation == SCRELU else 2, len(name)))
         f.write(name)
         f.write(struct.pack("<IIB", nf, h, int(on_top)))
+        if activation == SCRELU:
+            f.write(struct.pack("<B", activation))
         f.write(np.ascontiguousarray(qW).tobytes())  # feature-major
         f.write(qb1.tobytes())
         f.write(qw2.tobytes())
@@ -152,14 +162,15 @@ def write_net(path, variant, W, b1, w2, b2, on_top=False):
 
 
 def read_net(path):
-    """Returns dict(variant, F, H, on_top, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16, out_b int)."""
+    """Returns dict(variant, F, H, on_top, activation, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16,
+    out_b int)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != NN_MAGIC:
         raise ValueError(f"{path}: not a net file (magic {data[:8]!r})")
     version, n = struct.unpack_from("<HB", data, 8)
-    if version not in (1, NN_VERSION):
-        raise ValueError(f"{path}: net version {version}, expected 1 or {NN_VERSION}")
+    if version not in (1, 2, NN_VERSION):
+        raise ValueError(f"{path}: net version {version}, expected 1 to {NN_VERSION}")
     p = 11
     variant = data[p : p + n].decode("utf-8")
     p += n
@@ -169,6 +180,12 @@ def read_net(path):
     if version >= 2:
         on_top = bool(data[p])
         p += 1
+    activation = CRELU
+    if version >= 3:
+        activation = data[p]
+        p += 1
+        if activation not in (CRELU, SCRELU):
+            raise ValueError(f"{path}: activation {activation}")
     ft_w = np.frombuffer(data, "<i2", nf * h, p).reshape(nf, h)
     p += 2 * nf * h
     ft_b = np.frombuffer(data, "<i2", h, p)
@@ -179,7 +196,7 @@ def read_net(path):
     p += 4
     if p != len(data):
         raise ValueError(f"{path}: {len(data) - p} trailing bytes")
-    return dict(variant=variant, F=nf, H=h, on_top=on_top, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
+    return dict(variant=variant, F=nf, H=h, on_top=on_top, activation=activation, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
 
 
 def stm_result(stm, result):

@@ -4,15 +4,17 @@
     train.py --features A.ft [B.ft ...] --out NET [--hidden 256] [--epochs 20]
              [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--score-scale 1] [--seed 1]
              [--threads 2] [--resume] [--max-positions N] [--no-factorise]
-             [--on-top A.eval [B.eval ...]]
+             [--on-top A.eval [B.eval ...]] [--activation crelu|screlu] [--device auto|cpu|cuda]
 
 Float network: acc_p = b1 + sum_{f in features of perspective p} W[f]   (W [F, H], shared)
                out   = [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] . w2 + b2,   eval_cp = 400 out
+With --activation screlu the hidden values are clamp(acc, 0, 1)^2 (SCReLU; a version 3 net file).
 Loss: mean (sigmoid(out) - target)^2, target = (1 - wdl) sigmoid(scale score / 400) + wdl r,
 r the game result from the side to move's view. Formats: README.md and nnue_io.py.
 With --on-top (one file per feature file: `calvin datagen eval`, the engine's static
 evaluation of each position, White's view), out = formula / 400 + net: the net learns what
 the formula misses, and the engine adds the two.
+--device auto (the default) trains on CUDA when torch sees a GPU, else on the CPU.
 Factorisers (unless --no-factorise): each board feature also activates virtual features
 (its side and type; with its rank; with its file: nnue_io.factors) whose rows are added
 into the real rows when the net is written, so the net file and the engine are unchanged.
@@ -115,9 +117,9 @@ class FeatureTransform(torch.autograd.Function):
 
 
 class Net(nn.Module):
-    def __init__(self, nf, h, nv=0, table=None):
+    def __init__(self, nf, h, nv=0, table=None, screlu=False):
         super().__init__()
-        self.nf, self.h, self.nv, self.table = nf, h, nv, table
+        self.nf, self.h, self.nv, self.table, self.screlu = nf, h, nv, table, screlu
         # Rows F..F+nv-1 are the virtual features (start at zero); the last
         # row is the padding row (empty slot 0xFFFF): always zero (zero gradient), not written
         self.W = nn.Parameter(torch.empty(nf + nv + 1, h))
@@ -134,9 +136,15 @@ class Net(nn.Module):
         """batch from make_batch: idx [B, 2, M] (slot 0 the side to move's perspective) -> out [B]."""
         idx, crow, rows = batch
         b, _, m = idx.shape
-        acc = FeatureTransform.apply(self.W, idx.reshape(2 * b, m), crow, rows, 2 * b)
+        if crow is None:  # CUDA (or no gradient): torch's own backward; the padding row stays zero
+            acc = torch.nn.functional.embedding_bag(idx.reshape(2 * b, m), self.W, mode="sum",
+                                                    padding_idx=self.W.shape[0] - 1)
+        else:
+            acc = FeatureTransform.apply(self.W, idx.reshape(2 * b, m), crow, rows, 2 * b)
         acc = acc.reshape(b, 2, self.h) + self.b1  # [:, 0] us, [:, 1] them
         hidden = acc.reshape(b, 2 * self.h).clamp(0, 1)  # cat(us, them), CReLU
+        if self.screlu:
+            hidden = hidden * hidden  # SCReLU
         return self.out(hidden).squeeze(1)
 
     @torch.no_grad()
@@ -147,7 +155,7 @@ class Net(nn.Module):
 
     def float_weights(self):
         """(W [F,H], b1 [H], w2 [2H], b2) as numpy float32, the virtual rows added into the real."""
-        w = self.W.detach().numpy()
+        w = self.W.detach().cpu().numpy()
         real = w[: self.nf].copy()
         if self.nv:
             for k in range(3):
@@ -157,13 +165,13 @@ class Net(nn.Module):
             real = np.clip(real, -CLIP, CLIP)
         return (
             real,
-            self.b1.detach().numpy(),
-            self.out.weight[0].detach().numpy(),
+            self.b1.detach().cpu().numpy(),
+            self.out.weight[0].detach().cpu().numpy(),
             float(self.out.bias.detach()[0]),
         )
 
 
-def make_batch(feat, stm, idx, nf, table=None, grad=True):
+def make_batch(feat, stm, idx, nf, table=None, grad=True, device=None):
     """Features of positions idx, perspectives reordered to (us, them), with their virtual
     features from `table` when given; empty slots -> nf (the rows of real and virtual features).
     With grad, also the CSR structure of the transposed incidence matrix for the backward."""
@@ -178,6 +186,8 @@ def make_batch(feat, stm, idx, nf, table=None, grad=True):
     t = torch.from_numpy(flat.astype(np.int64))
     t[t == nnue_io.NONE] = nf
     t = t.reshape(b, 2, m)
+    if device is not None and device.type != "cpu":
+        return t.to(device, non_blocking=True), None, None
     if not grad:
         return t, None, None
     order = np.argsort(flat, kind="stable")  # radix sort for u16; 0xFFFF (empty) last
@@ -189,13 +199,13 @@ def make_batch(feat, stm, idx, nf, table=None, grad=True):
 
 
 @torch.no_grad()
-def evaluate(model, feat, stm, offset, target, idx, bs=65536):
+def evaluate(model, feat, stm, offset, target, idx, bs=65536, device=None):
     se = 0.0
     for i in range(0, len(idx), bs):
         j = idx[i : i + bs]
-        out = model(make_batch(feat, stm, j, model.nf + model.nv, model.table, grad=False))
-        out = out + torch.from_numpy(offset[j])
-        se += float(((torch.sigmoid(out) - torch.from_numpy(target[j])) ** 2).sum())
+        out = model(make_batch(feat, stm, j, model.nf + model.nv, model.table, grad=False, device=device))
+        out = out + torch.from_numpy(offset[j]).to(out.device)
+        se += float(((torch.sigmoid(out) - torch.from_numpy(target[j]).to(out.device)) ** 2).sum())
     return se / max(1, len(idx))
 
 
@@ -225,7 +235,15 @@ def main():
     ap.add_argument("--on-top", nargs="+", default=None,
                     help="the formula's evaluations (calvin datagen eval), one per feature file: "
                          "the net corrects the formula")
+    ap.add_argument("--activation", choices=["crelu", "screlu"], default="crelu",
+                    help="the hidden layer's: clipped ReLU, or squared clipped ReLU (version 3 net file)")
+    ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                    help="auto: CUDA when torch sees a GPU, else the CPU")
     args = ap.parse_args()
+    if args.device == "auto":
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(args.device)
+    screlu = args.activation == "screlu"
 
     t0 = time.time()
     torch.set_num_threads(args.threads)
@@ -267,16 +285,16 @@ def main():
         print(f"validation loss of the formula alone: {formula:.6f}", flush=True)
 
     nv, table = (0, None) if args.no_factorise else nnue_io.factors(variant, nf)
-    model = Net(nf, args.hidden, nv, table)
+    model = Net(nf, args.hidden, nv, table, screlu).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, fused=True)  # fused: 3x faster step on the CPU
     start_epoch = 0
     ckpt_path = args.out + ".ckpt"
     if args.resume:
         if os.path.exists(ckpt_path):
-            ck = torch.load(ckpt_path, weights_only=False)
-            if (ck["F"], ck["H"], ck.get("V", 0)) != (nf, args.hidden, nv):
-                raise SystemExit(f"{ckpt_path}: F/H/virtual {ck['F']}/{ck['H']}/{ck.get('V', 0)} differ from "
-                                 f"{nf}/{args.hidden}/{nv}")
+            ck = torch.load(ckpt_path, weights_only=False, map_location=device)
+            if (ck["F"], ck["H"], ck.get("V", 0), ck.get("act", "crelu")) != (nf, args.hidden, nv, args.activation):
+                raise SystemExit(f"{ckpt_path}: F/H/virtual/activation {ck['F']}/{ck['H']}/{ck.get('V', 0)}/"
+                                 f"{ck.get('act', 'crelu')} differ from {nf}/{args.hidden}/{nv}/{args.activation}")
             model.load_state_dict(ck["model"])
             opt.load_state_dict(ck["opt"])
             start_epoch = ck["epoch"] + 1
@@ -285,12 +303,14 @@ def main():
             print(f"no {ckpt_path}: starting afresh", flush=True)
 
     def write_out(path):
-        nnue_io.write_net(path, variant, *model.float_weights(), on_top=args.on_top is not None)
+        nnue_io.write_net(path, variant, *model.float_weights(), on_top=args.on_top is not None,
+                          activation=nnue_io.SCRELU if screlu else nnue_io.CRELU)
 
     steps = max(1, math.ceil(ntrain / args.batch))
     total_steps = args.epochs * steps
     print(f"net: F {nf} -> H {args.hidden} x 2 -> 1, {nv} virtual features, {steps} steps per epoch, "
-          f"{args.threads} threads", flush=True)
+          f"{args.activation}, on {device}" + (f" ({args.threads} threads)" if device.type == "cpu" else ""),
+          flush=True)
     for epoch in range(start_epoch, args.epochs):
         te = time.time()
         order = train_idx[np.random.default_rng(args.seed * 1000003 + epoch).permutation(ntrain)]
@@ -301,16 +321,16 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = np.sort(order[i * args.batch : (i + 1) * args.batch])
-            batch = make_batch(feat, stm, idx, nf + nv, table)
-            out = model(batch) + torch.from_numpy(offset[idx])
-            loss = torch.mean((torch.sigmoid(out) - torch.from_numpy(target[idx])) ** 2)
+            batch = make_batch(feat, stm, idx, nf + nv, table, device=device)
+            out = model(batch) + torch.from_numpy(offset[idx]).to(device)
+            loss = torch.mean((torch.sigmoid(out) - torch.from_numpy(target[idx]).to(device)) ** 2)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             model.clip()
             se += loss.detach().item() * len(idx)
         ttrain = time.time() - te
-        vloss = evaluate(model, feat, stm, offset, target, val_idx)
+        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
         print(
             f"epoch {epoch + 1}/{args.epochs}: train {se / ntrain:.6f}, validation {vloss:.6f} "
             f"(baseline {baseline:.6f}), lr {lr:.2e}, {ntrain / ttrain:.0f} pos/s, epoch {time.time() - te:.1f} s, "
@@ -318,12 +338,13 @@ def main():
             flush=True,
         )
         ck = dict(model=model.state_dict(), opt=opt.state_dict(), epoch=epoch, F=nf, H=args.hidden, V=nv,
+                  act=args.activation,
                   variant=variant, args=vars(args))
         save_atomic(lambda p: torch.save(ck, p), ckpt_path)
         save_atomic(write_out, args.out)
 
     if start_epoch >= args.epochs:
-        vloss = evaluate(model, feat, stm, offset, target, val_idx)
+        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
         print(f"nothing to train: checkpoint already at epoch {start_epoch}; its validation loss "
               f"{vloss:.6f} (baseline {baseline:.6f})", flush=True)
         save_atomic(write_out, args.out)
