@@ -108,8 +108,17 @@ def main():
     if os.path.exists(ckpt):
         import torch
 
-        sd = torch.load(ckpt, weights_only=False, map_location="cpu")["model"]
-        W = sd["W"][:nf].double().numpy()
+        ck = torch.load(ckpt, weights_only=False, map_location="cpu")
+        sd = ck["model"]
+        Wall = sd["W"].double().numpy()
+        W = Wall[:nf].copy()
+        if ck.get("V", 0):  # factorisers: their rows are added into the real ones (train.py float_weights)
+            _, table = nnue_io.factors(net["variant"], nf)
+            for j in range(3):
+                v = table[:nf, j]
+                has = v != nnue_io.NONE
+                W[has] += Wall[v[has].astype(np.int64)]
+            W = np.clip(W, -1.98, 1.98)
         b1 = sd["b1"].double().numpy()
         w2 = sd["out.weight"][0].double().numpy()
         b2 = float(sd["out.bias"][0])
@@ -121,7 +130,7 @@ def main():
     print(f"# mean |eval_cp - score| = {np.abs(cp - score).mean():.1f} cp")
     if amin < -32768 or amax > 32767:
         print(f"# WARNING: accumulator outside i16: [{amin}, {amax}]")
-    if np.abs(s * SCALE).max() > 2**31 - 1:
+    if not screlu and np.abs(s * SCALE).max() > 2**31 - 1:
         print(f"# WARNING: sum * 400 outside i32 (max |sum| {np.abs(s).max()}): use i64 or divide first")
 
 
