@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const CALVIN: &str = env!("CARGO_BIN_EXE_calvin");
+const MATCH: &str = env!("CARGO_BIN_EXE_calvin-match");
 
 fn python() -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/cluster/.venv/bin/python");
@@ -43,6 +44,11 @@ fn text(o: &Output) -> String {
 fn ok(o: Output) -> String {
     assert!(o.status.success(), "{}", text(&o));
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The last line of `out` that holds `key` (a run prints a score line after each game).
+fn line_with<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines().rev().find(|l| l.contains(key)).unwrap_or_else(|| panic!("no '{key}' in:\n{out}"))
 }
 
 #[test]
@@ -99,5 +105,133 @@ fn datagen_shards_on_ray_hold_the_single_runs_games() {
     let again = ok(run(&[]));
     assert!(again.contains("3 shards, 3 already done in"), "{again}");
     assert_eq!(std::fs::read(p("merged.bin")).expect("merged"), merged);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The games of a PGN file, each without its Date tag, sorted.
+fn games(pgn: &str) -> Vec<String> {
+    let mut games: Vec<String> = pgn
+        .split("\n\n[")
+        .map(|g| {
+            g.trim().trim_start_matches('[').lines().filter(|l| !l.starts_with("Date ")).collect::<Vec<_>>().join("\n")
+        })
+        .filter(|g| !g.is_empty())
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+#[ignore = "needs ray in tools/cluster/.venv (tools/cluster/setup.sh); .ci/run installs it"]
+fn match_shards_on_ray_play_the_single_runs_games() {
+    let dir = temp("match");
+    let p = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
+    let engines = |calvin: &str| -> Vec<String> {
+        let words = [
+            "--engine",
+            "cmd=CALVIN",
+            "name=small",
+            "option.Hash=4",
+            "--engine",
+            "cmd=CALVIN",
+            "name=large",
+            "option.Hash=8",
+        ];
+        words.iter().map(|w| w.replace("CALVIN", calvin)).collect()
+    };
+    let rest = ["--each", "nodes=400", "--games", "10", "--seed", "11", "--random-plies", "4", "--maxplies", "200"];
+    let single = Command::new(MATCH)
+        .args(engines(CALVIN))
+        .args(rest)
+        .args(["--concurrency", "1", "--pgnout", &p("single.pgn")])
+        .output()
+        .expect("calvin-match");
+    assert!(single.status.success(), "{}", text(&single));
+    let single_out = String::from_utf8_lossy(&single.stdout).into_owned();
+    let ship = format!("calvin={CALVIN}");
+    let state = p("state");
+    let pgn = p("cluster.pgn");
+    let mut args = vec!["--state", &state, "--die-once", "2", "match", "--calvin-match", MATCH, "--ship", &ship];
+    args.extend_from_slice(&["--shards", "3", "--pgnout", &pgn, "--"]);
+    let shipped = engines("{calvin}");
+    args.extend(shipped.iter().map(String::as_str));
+    args.extend_from_slice(&rest);
+    let out = ok(driver(&args));
+    assert!(Path::new(&state).join("die-once/2").exists(), "the hook did not fire:\n{out}");
+    let cluster_pgn = std::fs::read_to_string(&pgn).expect("the cluster's PGN");
+    let single_pgn = std::fs::read_to_string(p("single.pgn")).expect("the single run's PGN");
+    assert_eq!(games(&cluster_pgn).len(), 10);
+    assert_eq!(games(&cluster_pgn), games(&single_pgn));
+    for key in ["Score of small vs large", "Elo difference"] {
+        if single_out.contains(key) {
+            assert_eq!(line_with(&out, key), line_with(&single_out, key));
+        }
+    }
+    assert!(single_out.contains("Score of small vs large"), "{single_out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs ray in tools/cluster/.venv (tools/cluster/setup.sh); .ci/run installs it"]
+fn match_on_ray_stops_when_the_merged_sprt_decides() {
+    // 2000 nodes a move against 20: decided within a few shards of 2 pairs.
+    let dir = temp("sprt");
+    let p = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
+    let state = p("state");
+    let pgn = p("games.pgn");
+    let ship = format!("calvin={CALVIN}");
+    let args = [
+        "--state",
+        &state,
+        "match",
+        "--calvin-match",
+        MATCH,
+        "--ship",
+        &ship,
+        "--shard-pairs",
+        "2",
+        "--window",
+        "2",
+        "--pgnout",
+        &pgn,
+        "--",
+        "--engine",
+        "cmd={calvin}",
+        "name=strong",
+        "nodes=2000",
+        "--engine",
+        "cmd={calvin}",
+        "name=weak",
+        "nodes=20",
+        "--each",
+        "option.Hash=4",
+        "--games",
+        "400",
+        "--seed",
+        "3",
+        "--random-plies",
+        "4",
+        "--maxplies",
+        "200",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "alpha=0.1",
+        "beta=0.1",
+    ];
+    let out = ok(driver(&args));
+    let decided = line_with(&out, "the SPRT decided after shards 1..");
+    let k: usize = decided
+        .split("1..")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{decided}"));
+    assert!(k < 100, "{out}");
+    assert!(line_with(&out, "SPRT: ").contains("H1 was accepted"), "{out}");
+    // The PGN holds the games of shards 1..k: 4 each.
+    let n = games(&std::fs::read_to_string(&pgn).expect("pgn")).len();
+    assert_eq!(n, 4 * k, "{out}");
+    assert!(line_with(&out, "Score of strong vs weak").contains(&format!(" {n}/")), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

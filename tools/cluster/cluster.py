@@ -62,6 +62,14 @@ def _die_with_parent():
         pass
 
 
+def _kill(proc):
+    """Kills the shard's process group (its process and the engines it started)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def _substitute(arg, names):
     """`{NAME}` in arg replaced by names[NAME] where NAME is one of them; other braces stay."""
     return re.sub(r"\{([A-Za-z0-9_.-]+)\}", lambda m: names.get(m.group(1), m.group(0)), arg)
@@ -88,12 +96,12 @@ def run_shard(job, index, files, die_marker=None):
                 while proc.poll() is None and len(sizes) < 3:
                     sizes.add(os.path.getsize(last) if os.path.exists(last) else 0)
                     time.sleep(0.01)
-                os.killpg(proc.pid, signal.SIGKILL)
+                _kill(proc)
                 os._exit(1)
             log, _ = proc.communicate()
         finally:
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+                _kill(proc)
                 proc.wait()
         log = log.decode(errors="replace")
         if proc.returncode != 0:
@@ -291,7 +299,7 @@ def match(opts):
             "--results", "{work}/results", "--pgnout", "{work}/games.pgn"]
     job = Job(opts, "match", argv, ["results", "games.pgn"], shards, files)
     merge_cmd = [opts.calvin_match, "merge"]
-    decided = {"at": None, "report": None}
+    decided = {"k": 0, "at": None, "report": None}
     sprt = "--sprt" in args
 
     def prefix():
@@ -308,14 +316,15 @@ def match(opts):
         return r.stdout
 
     def on_done(_):
+        # Each new k of the prefix in turn: the first k whose merge decides, whatever the order
+        # in which the shards finished.
         k = prefix()
-        if not sprt or k == 0 or k == decided.get("k"):
-            return False
-        decided["k"] = k
-        report = merged(k)
-        if verdict(report) is not None:
-            decided["at"], decided["report"] = k, report
-            return True
+        while sprt and decided["k"] < k:
+            decided["k"] += 1
+            report = merged(decided["k"])
+            if verdict(report) is not None:
+                decided["at"], decided["report"] = decided["k"], report
+                return True
         return False
 
     # A re-run after a decision has nothing to play.
