@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -152,6 +151,9 @@ class Job:
 
     def __init__(self, opts, kind, argv, outputs, shards, files):
         self.opts, self.kind, self.shards = opts, kind, shards
+        for name, p in files.items():
+            if not Path(p).is_file():
+                die(f"{p} ({name}) is not a file: build it (cargo build --release) or give its path")
         self.files = {name: (str(Path(p).resolve()), sha256(p)) for name, p in files.items()}
         self.spec = {"kind": kind, "argv": argv, "outputs": outputs, "shards": shards,
                      "files": {n: s for n, (_, s) in self.files.items()}}
@@ -280,7 +282,8 @@ def match(opts):
     args = list(opts.args)
     for key in ("--pgnout", "--shard", "--results", "--concurrency"):
         if key in args:
-            die(f"give {key} to the driver, not after --" if key == "--pgnout" else f"the driver sets {key}")
+            die(f"give {key} to the driver, not after --" if key in ("--pgnout", "--results")
+                else f"the driver sets {key}")
     try:
         shards = opts.shards or match_shards(args, opts.shard_pairs)
     except (ValueError, IndexError):
@@ -342,10 +345,11 @@ def match(opts):
                 f.write(job.shard_path(i, "games.pgn").read_bytes())
         os.replace(f"{opts.pgnout}.tmp{os.getpid()}", opts.pgnout)
     if opts.results:
-        with open(f"{opts.results}.tmp{os.getpid()}", "wb") as f:
-            for i in range(1, k + 1):
-                f.write(job.shard_path(i, "results").read_bytes())
-        os.replace(f"{opts.results}.tmp{os.getpid()}", opts.results)
+        # The shards' results files: `calvin-match merge DIR/*` prints the report again.
+        os.makedirs(opts.results, exist_ok=True)
+        for i in range(1, k + 1):
+            write_atomic(Path(opts.results) / f"shard-{i:06d}-of-{shards}.results",
+                         job.shard_path(i, "results").read_bytes())
     if decided["at"] is not None and decided["at"] < shards:
         extra = sum(1 for i in range(k + 1, shards + 1) if job.done(i))
         print(f"cluster: the SPRT decided after shards 1..{k} of {shards}"
@@ -374,7 +378,7 @@ def main(argv=None):
     m.add_argument("--window", type=int, default=None,
                    help="shards in flight (default: all; with --sprt 2 a CPU of the cluster)")
     m.add_argument("--pgnout", help="the games, shard after shard")
-    m.add_argument("--results", help="the shards' results files, concatenated")
+    m.add_argument("--results", help="a directory: the counted shards' results files go there")
     m.add_argument("--calvin-match", default=str(ROOT / "target/release/calvin-match"))
     m.add_argument("--ship", action="append", default=[],
                    help="NAME=PATH: a file every worker gets; {NAME} in the arguments is its path there")
