@@ -13,10 +13,15 @@
 //!   that falls linearly from the best line's to nothing at the margin, by a
 //!   seeded generator ([`Skill::pick`]), so games vary but a seed repeats.
 //!
-//! A mate or a lost piece is far outside every margin: a level misses what
-//! its budget does not see, and then chooses among moves its search found
-//! about as good. The table is the same for every variant. What each level
-//! measures in games is in `docs/levels.md`.
+//! A mate or a lost piece is far outside the margins of levels 0 and up: a
+//! level misses what its budget does not see, and then chooses among moves
+//! its search found about as good. The levels below 0 (for beginners, as
+//! Fairy-Stockfish's negative levels) also count a line for at most
+//! [`Level::cap`] centipawns: once ahead by that much they see every
+//! winning move alike, a mate included, and do not press the game home.
+//! The table is the same for every variant; its ratings (`UCI_Elo`) are
+//! fitted to games against Stockfish 15.1's `UCI_Elo` in chess. What each
+//! level measures in games is in `docs/levels.md`.
 
 use crate::rng::SplitMix64;
 
@@ -36,51 +41,60 @@ pub struct Level {
     /// How far below the best line's score (centipawns) a line may be and
     /// still be played.
     pub margin: i32,
-    /// The level's rating on calvin's own scale (`UCI_Elo`).
+    /// The most a line's score counts for in the choice ([`NO_CAP`]: its
+    /// score): every gain beyond it, a mate included, looks the same, so
+    /// the lowest levels do not press an advantage home.
+    pub cap: i32,
+    /// The level's rating (`UCI_Elo`), on Stockfish 15.1's `UCI_Elo` scale
+    /// in chess (measured at levels -10..10, extrapolated above).
     pub elo: i32,
 }
 
-const fn row(level: i32, nodes: u64, lines: usize, margin: i32, elo: i32) -> Level {
-    Level { level, nodes, lines, margin, elo }
+/// A cap above every score: the line's score counts as it is.
+pub const NO_CAP: i32 = crate::score::INF;
+
+const fn row(level: i32, nodes: u64, lines: usize, margin: i32, cap: i32, elo: i32) -> Level {
+    Level { level, nodes, lines, margin, cap, elo }
 }
 
 /// The levels below full strength, lowest first (`LEVELS[i].level == LOWEST + i`).
 /// Level 20 is the engine itself: [`FULL_ELO`].
 pub const LEVELS: [Level; (FULL_STRENGTH - LOWEST) as usize] = [
-    row(-10, 1024, 16, 1200, 400),
-    row(-9, 1024, 15, 1100, 450),
-    row(-8, 1024, 14, 1000, 500),
-    row(-7, 1024, 13, 900, 550),
-    row(-6, 1024, 12, 800, 600),
-    row(-5, 1024, 11, 700, 650),
-    row(-4, 1024, 10, 600, 700),
-    row(-3, 1024, 9, 500, 750),
-    row(-2, 1024, 8, 400, 800),
-    row(-1, 1024, 7, 320, 850),
-    row(0, 1024, 6, 260, 900),
-    row(1, 2048, 6, 230, 980),
-    row(2, 2048, 5, 200, 1060),
-    row(3, 3072, 5, 180, 1140),
-    row(4, 4096, 5, 160, 1220),
-    row(5, 5120, 4, 140, 1300),
-    row(6, 7168, 4, 120, 1380),
-    row(7, 9216, 4, 105, 1460),
-    row(8, 12288, 4, 90, 1540),
-    row(9, 16384, 4, 80, 1620),
-    row(10, 20480, 4, 70, 1700),
-    row(11, 28672, 4, 60, 1780),
-    row(12, 36864, 4, 50, 1860),
-    row(13, 49152, 4, 42, 1940),
-    row(14, 65536, 4, 35, 2020),
-    row(15, 90112, 4, 28, 2100),
-    row(16, 122880, 4, 22, 2180),
-    row(17, 163840, 4, 16, 2260),
-    row(18, 229376, 4, 10, 2340),
-    row(19, 327680, 4, 5, 2420),
+    row(-10, 1024, 16, 1200, 200, 700),
+    row(-9, 1024, 15, 1100, 300, 720),
+    row(-8, 1024, 14, 1000, 400, 740),
+    row(-7, 1024, 13, 900, 500, 760),
+    row(-6, 1024, 12, 800, 600, 780),
+    row(-5, 1024, 11, 700, 700, 800),
+    row(-4, 1024, 10, 600, 800, 820),
+    row(-3, 1024, 9, 500, 900, 840),
+    row(-2, 1024, 8, 400, 1000, 910),
+    row(-1, 1024, 7, 320, 1100, 1010),
+    row(0, 1024, 6, 260, NO_CAP, 1250),
+    row(1, 2048, 6, 230, NO_CAP, 1340),
+    row(2, 2048, 5, 200, NO_CAP, 1430),
+    row(3, 3072, 5, 180, NO_CAP, 1520),
+    row(4, 4096, 5, 160, NO_CAP, 1610),
+    row(5, 5120, 4, 140, NO_CAP, 1700),
+    row(6, 7168, 4, 120, NO_CAP, 1790),
+    row(7, 9216, 4, 105, NO_CAP, 1880),
+    row(8, 12288, 4, 90, NO_CAP, 1970),
+    row(9, 16384, 4, 80, NO_CAP, 2060),
+    row(10, 20480, 4, 70, NO_CAP, 2150),
+    row(11, 28672, 4, 60, NO_CAP, 2240),
+    row(12, 36864, 4, 50, NO_CAP, 2330),
+    row(13, 49152, 4, 42, NO_CAP, 2420),
+    row(14, 65536, 4, 35, NO_CAP, 2510),
+    row(15, 90112, 4, 28, NO_CAP, 2600),
+    row(16, 122880, 4, 22, NO_CAP, 2690),
+    row(17, 163840, 4, 16, NO_CAP, 2780),
+    row(18, 229376, 4, 10, NO_CAP, 2870),
+    row(19, 327680, 4, 5, NO_CAP, 2960),
 ];
 
-/// `UCI_Elo` of full strength (level 20), the top of its range.
-pub const FULL_ELO: i32 = 2500;
+/// `UCI_Elo` of full strength (level 20), the top of its range: one step
+/// (90) above level 19, extrapolated, not measured.
+pub const FULL_ELO: i32 = 3050;
 /// The bottom of `UCI_Elo`'s range: the lowest level's.
 pub const MIN_ELO: i32 = LEVELS[0].elo;
 
@@ -91,6 +105,7 @@ pub struct Skill {
     pub nodes: u64,
     pub lines: usize,
     pub margin: i32,
+    pub cap: i32,
 }
 
 impl Skill {
@@ -100,7 +115,7 @@ impl Skill {
             return None;
         }
         let r = LEVELS[(level.max(LOWEST) - LOWEST) as usize];
-        Some(Skill { nodes: r.nodes, lines: r.lines, margin: r.margin })
+        Some(Skill { nodes: r.nodes, lines: r.lines, margin: r.margin, cap: r.cap })
     }
 
     /// The skill of a rating: the table interpolated linearly between the
@@ -118,23 +133,28 @@ impl Skill {
         }
         // Above the last row: between level 19 and full strength, whose
         // budget counts as twice level 19's and whose margin is none.
-        let (hi_elo, hi_nodes, hi_margin) = match LEVELS.get(i + 1) {
-            Some(h) => (h.elo, h.nodes, h.margin),
-            None => (FULL_ELO, 2 * lo.nodes, 0),
+        let (hi_elo, hi_nodes, hi_margin, hi_cap) = match LEVELS.get(i + 1) {
+            Some(h) => (h.elo, h.nodes, h.margin, h.cap),
+            None => (FULL_ELO, 2 * lo.nodes, 0, NO_CAP),
         };
         let (num, den) = ((elo - lo.elo) as i64, (hi_elo - lo.elo) as i64);
-        let nodes = lo.nodes as i64 + (hi_nodes as i64 - lo.nodes as i64) * num / den;
-        let margin = lo.margin as i64 + (hi_margin as i64 - lo.margin as i64) * num / den;
-        Some(Skill { nodes: (nodes as u64 / 1024).max(1) * 1024, lines: lo.lines, margin: margin as i32 })
+        let between = |a: i64, b: i64| a + (b - a) * num / den;
+        let nodes = between(lo.nodes as i64, hi_nodes as i64);
+        let margin = between(lo.margin as i64, hi_margin as i64) as i32;
+        // The cap goes up in proportion between two capped levels; the
+        // last capped level keeps its own up to the first uncapped one.
+        let cap = if hi_cap == NO_CAP { lo.cap } else { between(lo.cap as i64, hi_cap as i64) as i32 };
+        Some(Skill { nodes: (nodes as u64 / 1024).max(1) * 1024, lines: lo.lines, margin, cap })
     }
 
     /// Which of the searched lines to play, given their scores (any order,
     /// the best need not be first): one within the margin of the best,
-    /// weighted by how close it is, drawn from `seed`.
+    /// weighted by how close it is, drawn from `seed`; a score counts for
+    /// at most the cap.
     pub fn pick(&self, scores: &[i32], seed: u64) -> usize {
-        let Some(&top) = scores.iter().max() else { return 0 };
+        let Some(top) = scores.iter().map(|&s| s.min(self.cap)).max() else { return 0 };
         let weight = |s: i32| {
-            let loss = top as i64 - s as i64;
+            let loss = top as i64 - s.min(self.cap) as i64;
             if loss <= self.margin as i64 { (self.margin as i64 - loss + 1) as u64 } else { 0 }
         };
         let total: u64 = scores.iter().map(|&s| weight(s)).sum();
@@ -146,7 +166,7 @@ impl Skill {
             }
             r -= w;
         }
-        scores.iter().position(|&s| s == top).unwrap_or(0)
+        scores.iter().position(|&s| s.min(self.cap) == top).unwrap_or(0)
     }
 }
 
@@ -168,15 +188,21 @@ mod tests {
             assert_eq!(r.level, LOWEST + i as i32);
             assert_eq!(r.nodes % 1024, 0, "level {}", r.level);
             assert!(r.lines >= 4 && r.margin > 0);
+            // Only the levels below 0 cap what a line counts for.
+            assert_eq!(r.cap == NO_CAP, r.level >= 0, "level {}", r.level);
         }
         for w in LEVELS.windows(2) {
             assert!(w[0].nodes <= w[1].nodes && w[0].margin > w[1].margin && w[0].elo < w[1].elo);
+            assert!(w[0].cap < w[1].cap || w[1].cap == NO_CAP);
         }
         assert!(LEVELS[LEVELS.len() - 1].elo < FULL_ELO);
         assert_eq!(Skill::level(FULL_STRENGTH), None);
-        assert_eq!(Skill::level(0), Some(Skill { nodes: 1024, lines: 6, margin: 260 }));
-        assert_eq!(Skill::level(-10), Some(Skill { nodes: 1024, lines: 16, margin: 1200 }));
-        assert_eq!(Skill::level(19), Some(Skill { nodes: 327680, lines: 4, margin: 5 }));
+        assert_eq!(Skill::level(0), Some(Skill { nodes: 1024, lines: 6, margin: 260, cap: NO_CAP }));
+        assert_eq!(Skill::level(-1), Some(Skill { nodes: 1024, lines: 7, margin: 320, cap: 1100 }));
+        assert_eq!(Skill::level(-10), Some(Skill { nodes: 1024, lines: 16, margin: 1200, cap: 200 }));
+        assert_eq!(Skill::level(19), Some(Skill { nodes: 327680, lines: 4, margin: 5, cap: NO_CAP }));
+        assert_eq!(Skill::level(-11), Skill::level(LOWEST));
+        assert_eq!(Skill::level(99), None);
     }
 
     /// `UCI_Elo` gives a table level exactly at its rating, and between
@@ -188,18 +214,25 @@ mod tests {
         }
         assert_eq!(Skill::from_elo(FULL_ELO), None);
         assert_eq!(Skill::from_elo(MIN_ELO - 100), Skill::level(LOWEST));
-        // Halfway from level 9 (1620: 16384 nodes, margin 80) to level 10
-        // (1700: 20480 nodes, margin 70).
-        assert_eq!(Skill::from_elo(1660), Some(Skill { nodes: 18432, lines: 4, margin: 75 }));
-        // A quarter of the way from level 19 (2420) to full strength (2500).
-        assert_eq!(Skill::from_elo(2440), Some(Skill { nodes: 409600, lines: 4, margin: 4 }));
+        assert_eq!((MIN_ELO, FULL_ELO), (700, 3050));
+        // Halfway from level 9 (2060: 16384 nodes, margin 80) to level 10
+        // (2150: 20480 nodes, margin 70).
+        assert_eq!(Skill::from_elo(2105), Some(Skill { nodes: 18432, lines: 4, margin: 75, cap: NO_CAP }));
+        // A third of the way from level 19 (2960) to full strength (3050),
+        // whose budget counts as twice level 19's.
+        assert_eq!(Skill::from_elo(2990), Some(Skill { nodes: 436224, lines: 4, margin: 4, cap: NO_CAP }));
+        // Halfway from level -10 (700: margin 1200, cap 200) to -9 (720:
+        // margin 1100, cap 300): the cap in proportion too.
+        assert_eq!(Skill::from_elo(710), Some(Skill { nodes: 1024, lines: 16, margin: 1150, cap: 250 }));
+        // Halfway from level -1 (1010: cap 1100) to 0 (1250: no cap).
+        assert_eq!(Skill::from_elo(1130), Some(Skill { nodes: 1024, lines: 7, margin: 290, cap: 1100 }));
     }
 
     /// The pick is one of the lines within the margin, the same for the
     /// same seed, and the closer a line the more often it is played.
     #[test]
     fn the_pick_stays_within_the_margin() {
-        let skill = Skill { nodes: 1024, lines: 5, margin: 100 };
+        let skill = Skill { nodes: 1024, lines: 5, margin: 100, cap: NO_CAP };
         let scores = [30, -500, 0, -69, 31];
         let mut counts = [0; 5];
         for seed in 0..10_000 {
@@ -214,5 +247,29 @@ mod tests {
         // A mate is always played when the others are only good.
         assert_eq!(skill.pick(&[50, crate::score::MATE - 3, 60], 7), 1);
         assert_eq!(skill.pick(&[], 7), 0);
+    }
+
+    /// Under a cap every line at or above it counts the same: a mate is
+    /// played no more often than a line a cap ahead, and a line that loses
+    /// more than the margin below the cap is never played.
+    #[test]
+    fn the_cap_makes_every_gain_beyond_it_alike() {
+        let skill = Skill { nodes: 1024, lines: 4, margin: 400, cap: 200 };
+        let scores = [crate::score::MATE - 1, 250, 200, -300];
+        let mut counts = [0; 4];
+        for seed in 0..10_000 {
+            counts[skill.pick(&scores, seed)] += 1;
+        }
+        // Weights 401, 401, 401, 0: each of the first three about a third.
+        assert_eq!(counts[3], 0);
+        for c in &counts[..3] {
+            assert!((3133..3533).contains(c), "{counts:?}");
+        }
+        // Without a cap the mate is the only line within the margin.
+        let uncapped = Skill { cap: NO_CAP, ..skill };
+        assert!((0..100).all(|seed| uncapped.pick(&scores, seed) == 0));
+        // When every line is below the cap it changes nothing.
+        let low = [150, 100, -500];
+        assert!((0..200).all(|seed| skill.pick(&low, seed) == uncapped.pick(&low, seed)));
     }
 }

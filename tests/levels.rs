@@ -1,0 +1,107 @@
+//! Strength levels through the engine: a level at a seed plays a given
+//! move, its search stops at its table's node budget, and level 20 is the
+//! full-strength search itself.
+
+use calvin::engine::Engine;
+use calvin::search::Event;
+use calvin::timeman::Limits;
+
+/// A middlegame where the moves differ: White can take on e5 or develop.
+const FEN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+/// The scholar's mate: White mates in one with Qxf7.
+const MATE_IN_ONE: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+
+/// Runs one search to its end: (best move, nodes of the last info line,
+/// the info lines).
+fn search(engine: &mut Engine, fen: &str, limits: Limits) -> (String, u64, Vec<calvin::search::Info>) {
+    engine.set_position(Some(fen), &[]).expect("position");
+    engine.go(limits);
+    let mut infos = Vec::new();
+    loop {
+        match engine.events().recv().expect("a search event") {
+            Event::Info(i) => infos.push(i),
+            Event::BestMove { best, .. } => {
+                engine.join();
+                let nodes = infos.last().map_or(0, |i| i.nodes);
+                return (best.expect("a move"), nodes, infos);
+            }
+        }
+    }
+}
+
+fn at_level(level: i64, seed: u64) -> Engine {
+    let mut e = Engine::new();
+    e.set_skill_level(level).expect("a level");
+    e.set_skill_seed(seed);
+    e
+}
+
+/// A level at a seed plays the same move every time, from a fresh engine:
+/// these are the moves the table and the pick make today.
+#[test]
+fn a_level_at_a_seed_plays_a_given_move() {
+    let cases: [(i64, u64, &str); 6] =
+        [(-10, 1, "d2d3"), (-10, 2, "a2a4"), (-10, 3, "f1b5"), (0, 1, "c2c4"), (5, 1, "f1c4"), (10, 1, "b1c3")];
+    let mut got = Vec::new();
+    for (level, seed, _) in cases {
+        let (mv, _, _) = search(&mut at_level(level, seed), FEN, Limits::default());
+        let (again, _, _) = search(&mut at_level(level, seed), FEN, Limits::default());
+        assert_eq!(mv, again, "level {level} seed {seed}");
+        got.push((level, seed, mv));
+    }
+    let want: Vec<_> = cases.iter().map(|&(l, s, m)| (l, s, m.to_string())).collect();
+    assert_eq!(got, want);
+}
+
+/// Each level's search stops at its budget (to within the nodes entered as
+/// it unwinds), the budget its table row gives.
+#[test]
+fn a_level_searches_its_table_budget() {
+    for level in [-10, -1, 0, 3, 8] {
+        let budget = calvin::search::skill::Skill::level(level as i32).expect("a level").nodes;
+        let (_, nodes, infos) = search(&mut at_level(level, 9), FEN, Limits::default());
+        assert!((budget..budget + 64).contains(&nodes), "level {level}: {nodes} nodes, budget {budget}");
+        let lines = calvin::search::skill::Skill::level(level as i32).expect("a level").lines;
+        assert_eq!(infos.iter().map(|i| i.multipv).max(), Some(lines), "level {level}");
+    }
+}
+
+/// The lowest level sees a mate as no more than its cap: at seven seeds
+/// of eight it plays another move though the mate is on the board, while
+/// level 0 (no cap) always mates.
+#[test]
+fn the_lowest_level_does_not_always_mate() {
+    let mut mates = [0; 2];
+    for seed in 0..8 {
+        for (k, level) in [-10, 0].into_iter().enumerate() {
+            let (mv, _, _) = search(&mut at_level(level, seed), MATE_IN_ONE, Limits::default());
+            mates[k] += (mv == "h5f7") as usize;
+        }
+    }
+    assert_eq!(mates, [1, 8]);
+}
+
+/// Level 20 is full strength: after playing at a level and coming back to
+/// 20, the search is the same one, line for line, as a fresh engine's.
+#[test]
+fn level_20_is_the_full_strength_search() {
+    let mut full = Engine::new();
+    let mut back = at_level(3, 5);
+    let _ = search(&mut back, FEN, Limits::default());
+    back.set_skill_level(20).expect("level 20");
+    back.new_game();
+    back.clear_hash();
+    assert_eq!(back.skill(), None);
+    let strip = |v: Vec<calvin::search::Info>| -> Vec<_> {
+        v.into_iter().map(|i| (i.depth, i.multipv, i.score, i.nodes, i.pv)).collect()
+    };
+    let (a, an, ai) = search(&mut full, FEN, Limits::depth(7));
+    let (b, bn, bi) = search(&mut back, FEN, Limits::depth(7));
+    assert_eq!((a, an), (b, bn));
+    assert!(ai.iter().all(|i| i.multipv == 1));
+    assert_eq!(strip(ai), strip(bi));
+    // UCI_LimitStrength at the top of UCI_Elo's range is full strength too.
+    back.set_limit_strength(true);
+    back.set_elo(calvin::search::skill::FULL_ELO as i64).expect("UCI_Elo");
+    assert_eq!(back.skill(), None);
+}
