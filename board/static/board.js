@@ -96,9 +96,13 @@ function pieceTitle(p) {
   return i ? side + i[0] + ' (' + letter + '): ' + i[1] : side + letter;
 }
 
-// The strength levels (Skill Level) with the approximate Elo of docs/levels.md.
+// The strength levels (Skill Level) with the UCI_Elo of docs/levels.md (Stockfish 15.1's
+// scale: measured from -3 to 10, extrapolated above).
+const LOW_ELO = {'-1': 1010, '-2': 910, '-3': 840};
 const LEVELS = [];
-for (let l = 20; l >= -10; l--) LEVELS.push([l, l >= 0 ? 900 + 80 * l : 900 + 50 * l]);
+for (let l = 20; l >= -10; l--) {
+  LEVELS.push([l, l >= 0 ? 1250 + 90 * l : (LOW_ELO[l] || (l === -10 ? 700 : 900 + 20 * l))]);
+}
 
 async function api(path, form) {
   const opt = form ? {
