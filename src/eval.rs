@@ -381,7 +381,7 @@ pub fn learned_eval<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> i32 {
 /// [`crate::engine_game::EngineGame::eval_slot`]; an `EvalFile`'s piece
 /// letters are checked against the current game's type). Where a parameter changes the pieces (IAGO's `X`, the Amazon),
 /// `eval_tables!(G, key)` keeps a static per value of `key`
-/// ([`crate::registry::RuleOptions::each_table`] reaches both).
+/// ([`crate::variants::RuleOptions::each_table`] reaches both).
 #[macro_export]
 macro_rules! eval_tables {
     ($g:ty) => {

@@ -35,7 +35,9 @@ fn moves_with(g: &dyn AnyGame, part: &str) -> Vec<String> {
     sorted(g.legal_moves().into_iter().filter(|m| m.contains(part)).collect())
 }
 
-use RuleOption::{IagoBareKing as Bare, IagoCastlingGates as Gates, IagoPromotion as Promo, IagoReserve as Reserve};
+use calvin::variants::iago::options::{
+    BARE_KING as Bare, CASTLING_GATES as Gates, GATING, NOTATION, PROMOTION as Promo, RESERVE as Reserve,
+};
 
 // ------------------------------------------------------------ IagoReserve
 
@@ -241,7 +243,7 @@ fn castling_gates() {
     assert_eq!(g.perft(1), 48 + 5 + 6);
     assert_eq!(game("iago-b", &[], Some(fen)).perft(1), 48 + 5 + 2);
     // IagoGating off ends gating on castling too: 24 plain moves, 5 drops, 2 castlings.
-    assert_eq!(game("iago-b", &[(Gates, "true"), (RuleOption::IagoGating, "false")], Some(fen)).perft(1), 24 + 5 + 2);
+    assert_eq!(game("iago-b", &[(Gates, "true"), (GATING, "false")], Some(fen)).perft(1), 24 + 5 + 2);
     let after = |m: &str| {
         let mut g = game("iago-b", &[(Gates, "true")], Some(fen));
         g.push_move(m).unwrap();
@@ -278,7 +280,7 @@ fn engine_and_rules_games_agree() {
 
 #[test]
 fn iago_notation_writes_and_reads_the_seeds_moves() {
-    use RuleOption::IagoNotation as Notation;
+    use NOTATION as Notation;
     let n = [(Notation, "iago"), (Gates, "true")];
     let g = game("iago-b", &n, None);
     let start = sorted(g.legal_moves());
@@ -338,7 +340,7 @@ fn random_games<V: calvin::variant::Variant>(word: u32, seed: u64) {
 #[test]
 fn invariants_under_every_option() {
     use calvin::variants::iago::{IagoBRules, IagoCRules};
-    let set = [(Reserve, "QMCA"), (Promo, "fide"), (Bare, "true"), (Gates, "true"), (RuleOption::IagoNotation, "iago")];
+    let set = [(Reserve, "QMCA"), (Promo, "fide"), (Bare, "true"), (Gates, "true"), (NOTATION, "iago")];
     let r = rules(&set);
     let (b, c) = (calvin::registry::VariantId::IagoB, calvin::registry::VariantId::IagoC);
     let (wb, wc) = (b.rules_identity(&r).1, c.rules_identity(&r).1);
@@ -370,7 +372,7 @@ fn reference_counts_under_options_that_do_not_matter() {
                     continue;
                 }
                 let own = if variant == "iago-b" { "MC" } else { "QMC" };
-                let mut set = vec![(RuleOption::IagoNotation, "iago"), (Reserve, own)];
+                let mut set = vec![(NOTATION, "iago"), (Reserve, own)];
                 if fen.contains("[]") {
                     set.push((Gates, "true"));
                 }

@@ -4,7 +4,7 @@
 
 use calvin::eval::nnue::{Network, feature_count};
 use calvin::position::Position;
-use calvin::registry::{RuleOption, RuleOptions, new_game_with_rules};
+use calvin::registry::{RuleOptions, new_game_with_rules};
 use calvin::variant::Variant;
 use calvin::variants::chess::Chess;
 use calvin::variants::historia::HistoriaSako;
@@ -151,7 +151,7 @@ fn every_iago_rule_option_evaluates_with_the_network() {
         for reserve in others {
             let i = cases.iter().position(|c| c.0 == "IagoReserve" && c.1 == reserve).unwrap();
             let mut rules = RuleOptions::default();
-            RuleOption::IagoReserve.apply(&mut rules, reserve).unwrap();
+            calvin::variants::iago::options::RESERVE.apply(&mut rules, reserve).unwrap();
             let fen = new_game_with_rules(variant, &rules).unwrap().start_fen();
             let lines =
                 session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\neval\nquit\n"));

@@ -10,11 +10,12 @@ pub mod historia;
 pub mod iago;
 pub mod ita;
 pub mod ito;
+pub mod options;
 
 use crate::eval::Evaluator;
-use crate::registry::{RuleOption, RuleOptions, RuleValueError};
 use crate::timeman::Limits;
 use crate::wdl::WdlModel;
+pub use options::{RuleOption, RuleOptions, RuleValueError};
 
 /// What the engine knows of a variant beyond its rules and evaluation: its
 /// bench positions, its rule options, clock planning, a native notation and
@@ -23,7 +24,8 @@ use crate::wdl::WdlModel;
 pub trait EngineVariant: Evaluator {
     /// Positions searched by `bench` (the start position first).
     const BENCH: &'static [&'static str];
-    /// The rule options that concern this variant.
+    /// The rule options that concern this variant, declared in its folder
+    /// (see [`options`]).
     const RULE_OPTIONS: &'static [RuleOption] = &[];
     /// The variant's name in XBoard's `variants` list; `None` where XBoard
     /// cannot hold the board.
@@ -69,6 +71,13 @@ pub trait EngineVariant: Evaluator {
     fn xboard_fen_in(fen: &str) -> String {
         fen.to_string()
     }
+}
+
+/// Something to do with a variant's type: each variant's `visit` (the
+/// registry's entry) calls `visit::<V>()` with the type the rule options select.
+pub trait VariantVisitor {
+    type Out;
+    fn visit<V: EngineVariant>(self) -> Self::Out;
 }
 
 /// A variant's own notation of squares in moves (Ita's native file names).

@@ -1,8 +1,8 @@
 //! What the engine knows of chess beyond its rules.
 
 use super::Chess;
-use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
+use crate::variants::{RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 impl EngineVariant for Chess {

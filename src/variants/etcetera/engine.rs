@@ -1,8 +1,8 @@
 //! What the engine knows of Etcetera beyond its rules.
 
 use super::Etcetera;
-use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
+use crate::variants::{RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 impl EngineVariant for Etcetera {

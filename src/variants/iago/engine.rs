@@ -2,21 +2,11 @@
 //! positions (from the reference perft positions), rule options, XBoard's
 //! drop zone, and the registry's choice of type by the rule options.
 
+use super::options::RULE_OPTIONS;
 use super::rules::{self, Class};
 use super::{IagoBRules, IagoCRules};
-use crate::registry::{RuleOption, RuleOptions, RuleValueError, VariantVisitor};
-use crate::variants::EngineVariant;
+use crate::variants::{EngineVariant, RuleOption, RuleOptions, RuleValueError, VariantVisitor};
 use crate::wdl::WdlModel;
-
-const RULE_OPTIONS: &[RuleOption] = &[
-    RuleOption::IagoGating,
-    RuleOption::IagoDrops,
-    RuleOption::IagoReserve,
-    RuleOption::IagoPromotion,
-    RuleOption::IagoBareKing,
-    RuleOption::IagoCastlingGates,
-    RuleOption::IagoNotation,
-];
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
@@ -54,7 +44,7 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
 
     /// The queen's square starts empty and is filled from the reserve.
     fn check_rules(rules: &RuleOptions) -> Result<(), RuleValueError> {
-        match rules.iago_reserve {
+        match rules.iago.reserve {
             Some(0) => Err(RuleValueError(
                 "iago-c fills the queen's square from the reserve: IagoReserve none is refused".into(),
             )),
@@ -68,7 +58,7 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
 macro_rules! visit_class {
     ($rules:ident, $class:expr, $options:expr, $f:expr) => {{
         let x = rules::word($class, $options) != 0;
-        match ($options.iago_gating, $options.iago_drops, x) {
+        match ($options.iago.gating, $options.iago.drops, x) {
             (true, true, false) => $f.visit::<$rules<true, true, false>>(),
             (true, false, false) => $f.visit::<$rules<true, false, false>>(),
             (false, true, false) => $f.visit::<$rules<false, true, false>>(),

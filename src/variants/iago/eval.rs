@@ -44,16 +44,18 @@ mod tests {
     use crate::eval::nnue::{Network, NnueStack, feature_count};
     use crate::eval::weights::WeightsError;
     use crate::position::Position;
-    use crate::registry::RuleOptions;
     use crate::variants::EngineVariant;
+    use crate::variants::RuleOptions;
     use crate::variants::iago::IagoB;
+    use crate::variants::iago::IagoOptions;
 
     /// Iago-b under rule options other than gating and drops: the Amazon's type.
     type IagoBX = IagoBRules<true, true, true>;
 
     /// The rule word of iago-b with `reserve` (bits Q M C A).
     fn word(reserve: u8) -> u32 {
-        IagoBX::rule_word(&RuleOptions { iago_reserve: Some(reserve), ..RuleOptions::default() })
+        let iago = IagoOptions { reserve: Some(reserve), ..IagoOptions::default() };
+        IagoBX::rule_word(&RuleOptions { iago, ..RuleOptions::default() })
     }
 
     fn shipped() -> Network {

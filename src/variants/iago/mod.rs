@@ -14,8 +14,10 @@ use crate::variants::chess::{
 
 mod engine;
 mod eval;
+pub mod options;
 pub mod rules;
 pub use engine::{visit_b, visit_c};
+pub use options::{IagoOptions, IagoPromotion, RESERVE_LETTERS};
 use rules::Class;
 
 pub const MARSHALL: u8 = 7;

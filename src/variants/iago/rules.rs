@@ -4,14 +4,15 @@
 //! (`IagoBareKing`) and castling gates (`IagoCastlingGates`). Only the types
 //! with `X` read it; word 0 is the rulings.
 
+use super::options::{IagoPromotion, RESERVE_LETTERS};
 use super::{AMAZON, CARDINAL, MARSHALL};
 use crate::bitboard::Bits;
 use crate::geometry::{Board8x8, Geometry};
 use crate::moves::{Kind, Move};
 use crate::position::Position;
 use crate::position::{CASTLING_GATE_ON_ROOK, CASTLING_GATE_TYPE};
-use crate::registry::{IagoPromotion, RESERVE_LETTERS, RuleOptions};
 use crate::variant::{Outcome, Variant, castling_rook};
+use crate::variants::RuleOptions;
 use crate::variants::chess::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use std::sync::OnceLock;
 
@@ -46,17 +47,17 @@ impl Class {
 /// The rule word of a game of `class` under `rules` (0: the rulings).
 pub fn word(class: Class, rules: &RuleOptions) -> u32 {
     let mut w = 0;
-    if let Some(r) = rules.iago_reserve.filter(|&r| r != class.default_reserve()) {
+    if let Some(r) = rules.iago.reserve.filter(|&r| r != class.default_reserve()) {
         w |= RESERVE_SET | u32::from(r);
     }
-    w |= (rules.iago_promotion as u32) << PROMOTION_SHIFT;
-    if rules.iago_bare_king {
+    w |= (rules.iago.promotion as u32) << PROMOTION_SHIFT;
+    if rules.iago.bare_king {
         w |= BARE_KING;
     }
-    if rules.iago_castling_gates {
+    if rules.iago.castling_gates {
         w |= CASTLING_GATES;
     }
-    if rules.iago_notation {
+    if rules.iago.notation {
         w |= NOTATION;
     }
     w

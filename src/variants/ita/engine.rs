@@ -7,10 +7,9 @@ use super::{FLAG, ItaRules, ItaTimeMode, notation};
 use crate::bitboard::Bits;
 use crate::geometry::{Board10x10, Geometry};
 use crate::position::Position;
-use crate::registry::{RuleOption, RuleOptions, VariantVisitor};
 use crate::timeman::Limits;
 use crate::variant::{BLACK, Variant, WHITE};
-use crate::variants::{EngineVariant, NativeNotation};
+use crate::variants::{EngineVariant, NativeNotation, RuleOption, RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 static NATIVE: NativeNotation = NativeNotation {
@@ -30,7 +29,7 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
         "1l1rff3b/1b2s1rl2/2c4cp1/6ps2/P1pp3p2/10/6PP1P/1PCP1S1C2/4S2L2/3RFF1R1B w e1ac,f1ac,e10ac,f10ac - 2 11",
         "1r2f1r3/3l1f3l/10/9c/s4Lpp1p/10/2C7/9c/4P5/B2RF1R3 w e1ac,f9ac,e10ac - 0 31",
     ];
-    const RULE_OPTIONS: &'static [RuleOption] = &[RuleOption::ItaLeaperCapture, RuleOption::ItaGoal];
+    const RULE_OPTIONS: &'static [RuleOption] = super::options::RULE_OPTIONS;
 
     /// The regeneration counts as its average increment per own move.
     fn plan_clock(limits: Limits, time_mode: &str) -> Limits {
@@ -82,7 +81,7 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
 
 /// Ita under the rule options.
 pub fn visit<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    match (rules.ita_leaper_replacement, rules.ita_rank_goal) {
+    match (rules.ita.leaper_replacement, rules.ita.rank_goal) {
         (false, false) => f.visit::<ItaRules<false, false>>(),
         (false, true) => f.visit::<ItaRules<false, true>>(),
         (true, false) => f.visit::<ItaRules<true, false>>(),

@@ -25,10 +25,12 @@ mod clock;
 mod engine;
 mod eval;
 mod notation;
+pub mod options;
 
 pub use clock::{ARCMIN_MS, DEGREE_MS, ItaTimeMode};
 pub use engine::visit;
 pub use notation::{NATIVE_FILES, canonical_to_native, move_to_canonical, move_to_native, native_to_canonical};
+pub use options::ItaOptions;
 
 pub const FLAG: u8 = 1;
 pub const SQUIRE: u8 = 2;

@@ -1,8 +1,8 @@
 //! What the engine knows of Ito Shogi beyond its rules.
 
 use super::ItoShogi;
-use crate::registry::{RuleOptions, VariantVisitor};
 use crate::variants::EngineVariant;
+use crate::variants::{RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 impl EngineVariant for ItoShogi {
