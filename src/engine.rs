@@ -25,8 +25,6 @@ pub const MAX_THREADS: usize = 256;
 /// the search's one constant.
 pub use crate::search::params::THREAD_STACK_BYTES as SEARCH_STACK_BYTES;
 pub use crate::timeman::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
-/// The clock planning mode the variant is asked with by default.
-pub const DEFAULT_TIME_MODE: &str = "peaceful";
 
 /// The most threads this machine may get: its cores times 8.
 pub fn threads_limit() -> usize {
@@ -100,7 +98,8 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
-            time_mode: DEFAULT_TIME_MODE.to_string(),
+            // The default of the variants' clock modes (their first mode).
+            time_mode: crate::registry::clock_modes().first().map_or(String::new(), |c| c.modes[0].to_string()),
             rules: RuleOptions::default(),
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             skill_level: skill::FULL_STRENGTH,

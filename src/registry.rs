@@ -17,7 +17,7 @@ use crate::game::{AnyGame, Game};
 use crate::position::Position;
 pub use crate::variants::VariantVisitor;
 pub use crate::variants::options::{RuleKind, RuleOption, RuleOptions, RuleValueError};
-use crate::variants::{EngineVariant, chess, etcetera, historia, iago, ita, ito};
+use crate::variants::{ClockModes, EngineVariant, NativeNotation, chess, etcetera, historia, iago, ita, ito};
 
 /// Writes [`VariantId`] from the table below: the enum, `ALL`, `name` and
 /// `visit` (one arm per variant, calling the variant's own `visit`, which
@@ -136,6 +136,48 @@ impl VariantId {
     }
 }
 
+/// The native notations the variants declare, each once, in the registry's
+/// order: each is an engine option (`canonical` or `native`).
+pub fn native_notations() -> Vec<&'static NativeNotation> {
+    struct Notation;
+    impl VariantVisitor for Notation {
+        type Out = Option<&'static NativeNotation>;
+        fn visit<V: EngineVariant>(self) -> Self::Out {
+            V::native_notation()
+        }
+    }
+    let mut out: Vec<&'static NativeNotation> = Vec::new();
+    for v in VariantId::ALL {
+        if let Some(n) = v.visit(&RuleOptions::default(), Notation)
+            && !out.iter().any(|o| o.option == n.option)
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// The clock modes the variants declare, each once, in the registry's
+/// order: each is an engine option (a combo of its modes).
+pub fn clock_modes() -> Vec<&'static ClockModes> {
+    struct Modes;
+    impl VariantVisitor for Modes {
+        type Out = Option<&'static ClockModes>;
+        fn visit<V: EngineVariant>(self) -> Self::Out {
+            V::clock_modes()
+        }
+    }
+    let mut out: Vec<&'static ClockModes> = Vec::new();
+    for v in VariantId::ALL {
+        if let Some(c) = v.visit(&RuleOptions::default(), Modes)
+            && !out.contains(&c)
+        {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Names of the variants the engine plays, default first.
 pub const VARIANTS: &[&str] = &{
     let mut names = [""; VariantId::ALL.len()];
@@ -220,6 +262,9 @@ mod tests {
         }
         assert_eq!(concerns(ita::options::LEAPER_CAPTURE), ["ita"]);
         assert_eq!(concerns(ita::options::GOAL), ["ita"]);
+        let engine_options: Vec<&str> =
+            native_notations().iter().map(|n| n.option).chain(clock_modes().iter().map(|c| c.option)).collect();
+        assert_eq!(engine_options, ["ItaNotation", "ItaTimeMode"]);
         let names: Vec<&str> = RuleOption::all().map(RuleOption::name).collect();
         assert_eq!(
             names,

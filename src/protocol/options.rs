@@ -6,7 +6,7 @@ use super::Mode;
 use super::core::Core;
 use crate::engine::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_THREADS};
 use crate::errors::OptionError;
-use crate::registry::{RuleKind, RuleOption, VARIANTS};
+use crate::registry::{RuleKind, RuleOption, VARIANTS, clock_modes, native_notations};
 use crate::search::skill;
 use std::io::Write;
 
@@ -44,7 +44,8 @@ pub const MAX_MULTIPV: usize = 256;
 /// `EvalFile`'s default: the built-in weights (see [`crate::engine::Engine::set_eval_file`]).
 pub const EVAL_FILE_DEFAULT: &str = "<default>";
 
-pub const ITA_TIME_MODES: [&str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
+/// The values of a variant's native-notation option (`ItaNotation`).
+const NOTATIONS: [&str; 2] = ["canonical", "native"];
 
 /// The name an option has in a mode (USI prefixes the standard ones).
 pub fn mode_name(name: &'static str, mode: Mode) -> &'static str {
@@ -93,19 +94,15 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
                 vars: VARIANTS.iter().map(|s| s.to_string()).collect(),
             },
         },
-        Opt {
-            name: "ItaNotation",
-            kind: Kind::Combo { default: "canonical".into(), vars: vec!["canonical".into(), "native".into()] },
-        },
-        Opt {
-            name: "ItaTimeMode",
-            kind: Kind::Combo {
-                default: "peaceful".into(),
-                vars: ITA_TIME_MODES.iter().map(|s| s.to_string()).collect(),
-            },
-        },
-        Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } },
     ];
+    // The variants' own engine options: native notations, then clock modes.
+    let combo = |vars: &[&str]| Kind::Combo {
+        default: vars.first().map_or(String::new(), |d| d.to_string()),
+        vars: vars.iter().map(|s| s.to_string()).collect(),
+    };
+    opts.extend(native_notations().into_iter().map(|n| Opt { name: n.option, kind: combo(&NOTATIONS) }));
+    opts.extend(clock_modes().into_iter().map(|c| Opt { name: c.option, kind: combo(c.modes) }));
+    opts.push(Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } });
     // The rule options describe themselves (registry.rs).
     opts.extend(RuleOption::all().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
     opts
@@ -236,28 +233,32 @@ impl<W: Write> Core<W> {
                 self.engine.set_variant(v)?;
                 return Ok(Changed::Variant);
             }
-            "itanotation" => {
-                self.native_notation = match word.as_deref() {
-                    Some("canonical") => false,
-                    Some("native") => true,
-                    _ => return Err(choice("ItaNotation", "canonical or native")),
-                };
-                Ok(())
-            }
             "evalfile" => {
                 return Ok(Changed::Weights(self.engine.set_eval_file(value)?));
             }
-            "itatimemode" => match word {
-                Some(v) if ITA_TIME_MODES.contains(&v.as_str()) => {
-                    self.engine.set_time_mode(&v);
+            _ => {
+                if let Some(n) = native_notations().into_iter().find(|n| n.option.eq_ignore_ascii_case(name)) {
+                    self.native_notation = match word.as_deref() {
+                        Some("canonical") => false,
+                        Some("native") => true,
+                        _ => return Err(choice(n.option, "canonical or native")),
+                    };
                     Ok(())
+                } else if let Some(c) = clock_modes().into_iter().find(|c| c.option.eq_ignore_ascii_case(name)) {
+                    match word {
+                        Some(v) if c.find(&v).is_some() => {
+                            self.engine.set_time_mode(&v);
+                            Ok(())
+                        }
+                        _ => Err(choice(c.option, &format!("one of {}", c.modes.join(" ")))),
+                    }
+                } else {
+                    match RuleOption::from_name(name) {
+                        Some(option) => return self.set_rule_option(option, value),
+                        None => Err(OptionError::Unknown(name.into())),
+                    }
                 }
-                _ => Err(choice("ItaTimeMode", &format!("one of {}", ITA_TIME_MODES.join(" ")))),
-            },
-            _ => match RuleOption::from_name(name) {
-                Some(option) => return self.set_rule_option(option, value),
-                None => Err(OptionError::Unknown(name.into())),
-            },
+            }
         }?;
         Ok(Changed::Nothing)
     }

@@ -26,8 +26,8 @@ pub struct EngineCmd {
     pub options: Vec<(String, String)>,
     /// `UCI_Variant` value this engine uses for the match variant.
     pub variant: String,
-    /// `ItaTimeMode` value to set if the engine has that option.
-    pub ita_mode: Option<String>,
+    /// A variant's clock mode to set if the engine has its option: (option, mode).
+    pub clock_mode: Option<(String, String)>,
 }
 
 /// How an engine failed.
@@ -271,10 +271,10 @@ impl Engine {
         if cfg.variant != "chess" || e.has_option("UCI_Variant") {
             e.send(&format!("setoption name UCI_Variant value {}", cfg.variant));
         }
-        if let Some(m) = &cfg.ita_mode
-            && e.has_option("ItaTimeMode")
+        if let Some((option, m)) = &cfg.clock_mode
+            && e.has_option(option)
         {
-            e.send(&format!("setoption name ItaTimeMode value {m}"));
+            e.send(&format!("setoption name {option} value {m}"));
         }
         e.ready(timeout)?;
         Ok(e)

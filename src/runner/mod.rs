@@ -164,7 +164,7 @@ fn players(cfg: &MatchConfig) -> Result<[Player; 2], String> {
         spec.limits.validate().map_err(|e| format!("engine {} ({}): {e}", i + 1, spec.cmd.cmd))?;
         let mut cmd = spec.cmd.clone();
         cmd.variant = spec.variant.clone().unwrap_or_else(|| cfg.variant.clone());
-        cmd.ita_mode = spec.limits.ita_mode().map(|m| m.name().to_string());
+        cmd.clock_mode = spec.limits.clock_mode();
         let log = cfg.debug.then(|| format!("[check {}]", i + 1));
         let e = Engine::start(&cmd, cfg.start_timeout, log)
             .map_err(|f| format!("engine {} does not start: {}", i + 1, f.describe(&format!("'{}'", cmd.cmd))))?;

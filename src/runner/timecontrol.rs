@@ -1,19 +1,21 @@
 //! Time controls: a clock with base time, increment and moves per period,
-//! Ita's five time modes with their regeneration, fixed time per move, and
+//! a variant's own clock modes (with their regeneration), fixed time per move, and
 //! node or depth limits; the `go` command built from them; and the check
 //! that a move came in time (with the time margin).
 
 use std::time::Duration;
 
-pub use crate::variants::ita::{ARCMIN_MS, DEGREE_MS, ItaTimeMode as ItaMode};
+use crate::registry::clock_modes;
+use crate::variants::ClockModes;
 
 /// How a side's clock runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClockSpec {
     /// `moves` per period (0: the whole game), `base_ms` per period, `inc_ms` per move.
     Fixed { moves: u32, base_ms: u64, inc_ms: u64 },
-    /// One of Ita's modes (the times differ by colour).
-    Ita(ItaMode),
+    /// One of a variant's clock modes (its index in `clock.modes`; the
+    /// times may differ by colour).
+    Modes { clock: &'static ClockModes, mode: usize },
 }
 
 /// Everything that limits one engine's thinking.
@@ -46,15 +48,19 @@ pub fn parse_seconds_ms(s: &str) -> Result<u64, String> {
 }
 
 /// Reads a `tc=` value: `[moves/]base[+inc]` in seconds (`40+0.4`,
-/// `40/60`, `1:30+1`), `ita:<mode>`, or `inf` (no clock).
+/// `40/60`, `1:30+1`), `<prefix>:<mode>` of a variant's clock modes
+/// (`ita:easy`), or `inf` (no clock).
 pub fn parse_tc(s: &str) -> Result<Option<ClockSpec>, String> {
     if s == "inf" || s == "infinite" || s == "-" {
         return Ok(None);
     }
-    if let Some(mode) = s.strip_prefix("ita:") {
-        let m = ItaMode::parse(mode)
-            .ok_or_else(|| format!("unknown Ita time mode '{mode}' (peaceful, easy, medium, hard, hardcore)"))?;
-        return Ok(Some(ClockSpec::Ita(m)));
+    if let Some((prefix, mode)) = s.split_once(':')
+        && let Some(clock) = clock_modes().into_iter().find(|c| c.tc_prefix == prefix)
+    {
+        let m = clock
+            .find(mode)
+            .ok_or_else(|| format!("unknown {} '{mode}' ({})", clock.option, clock.modes.join(", ")))?;
+        return Ok(Some(ClockSpec::Modes { clock, mode: m }));
     }
     let (moves, rest) = match s.split_once('/') {
         Some((m, r)) => (m.parse::<u32>().map_err(|_| format!("bad moves per period in '{s}'"))?, r),
@@ -76,10 +82,10 @@ fn secs(ms: u64) -> String {
 }
 
 impl Limits {
-    /// Whether a clock runs (Ita's peaceful mode has none).
+    /// Whether a clock runs (a clock mode may have none: Ita's peaceful).
     pub fn has_clock(&self) -> bool {
         match self.clock {
-            Some(ClockSpec::Ita(m)) => m.start_ms(0).is_some(),
+            Some(ClockSpec::Modes { clock, mode }) => (clock.start_ms)(mode, 0).is_some(),
             Some(ClockSpec::Fixed { .. }) => true,
             None => false,
         }
@@ -106,7 +112,7 @@ impl Limits {
                 }
                 parts.push(s);
             }
-            Some(ClockSpec::Ita(m)) => parts.push(format!("ita:{}", m.name())),
+            Some(ClockSpec::Modes { clock, mode }) => parts.push(format!("{}:{}", clock.tc_prefix, clock.modes[*mode])),
             None => {}
         }
         if let Some(st) = self.movetime_ms {
@@ -120,10 +126,10 @@ impl Limits {
         }
         if parts.is_empty() { "-".into() } else { parts.join(" ") }
     }
-    /// The Ita mode to tell an engine that has the `ItaTimeMode` option.
-    pub fn ita_mode(&self) -> Option<ItaMode> {
+    /// The clock mode to tell an engine that has its option: (option, mode).
+    pub fn clock_mode(&self) -> Option<(String, String)> {
         match self.clock {
-            Some(ClockSpec::Ita(m)) => Some(m),
+            Some(ClockSpec::Modes { clock, mode }) => Some((clock.option.to_string(), clock.modes[mode].to_string())),
             _ => None,
         }
     }
@@ -160,9 +166,9 @@ impl Clock {
                 c.period_moves = *moves;
                 c.period_ms = *base_ms;
             }
-            Some(ClockSpec::Ita(m)) => {
-                c.left_ms = m.start_ms(color).map(|t| t as i64);
-                c.regen = m.regeneration();
+            Some(ClockSpec::Modes { clock, mode }) => {
+                c.left_ms = (clock.start_ms)(*mode, color).map(|t| t as i64);
+                c.regen = (clock.regeneration)(*mode);
             }
             None => {}
         }
@@ -199,7 +205,7 @@ impl Clock {
     }
     /// Charges a move that took `elapsed`: `Err` (with the time allowed)
     /// when it came too late, else the clock moves on (increment, period,
-    /// Ita regeneration).
+    /// a clock mode's regeneration).
     pub fn spend(&mut self, elapsed: Duration) -> Result<(), Duration> {
         if let Some(allowed) = self.allowed()
             && elapsed > allowed
@@ -261,6 +267,12 @@ pub fn go_command(clocks: &[Clock; 2], side: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::ita::{ARCMIN_MS, CLOCK_MODES, ItaTimeMode as ItaMode};
+
+    /// An Ita clock mode as `tc=ita:<mode>` gives it.
+    fn ita(m: ItaMode) -> Option<ClockSpec> {
+        Some(ClockSpec::Modes { clock: &CLOCK_MODES, mode: m as usize })
+    }
 
     fn ms(x: u64) -> Duration {
         Duration::from_millis(x)
@@ -271,14 +283,18 @@ mod tests {
         assert_eq!(parse_tc("40+0.4").unwrap(), Some(ClockSpec::Fixed { moves: 0, base_ms: 40_000, inc_ms: 400 }));
         assert_eq!(parse_tc("40/60").unwrap(), Some(ClockSpec::Fixed { moves: 40, base_ms: 60_000, inc_ms: 0 }));
         assert_eq!(parse_tc("1:30+1").unwrap(), Some(ClockSpec::Fixed { moves: 0, base_ms: 90_000, inc_ms: 1000 }));
-        assert_eq!(parse_tc("ita:easy").unwrap(), Some(ClockSpec::Ita(ItaMode::Easy)));
-        assert_eq!(parse_tc("ita:peaceful").unwrap(), Some(ClockSpec::Ita(ItaMode::Peaceful)));
+        assert_eq!(parse_tc("ita:easy").unwrap(), ita(ItaMode::Easy));
+        assert_eq!(parse_tc("ita:peaceful").unwrap(), ita(ItaMode::Peaceful));
         let peaceful = Limits { clock: parse_tc("ita:peaceful").unwrap(), ..Limits::default() };
         assert!(!peaceful.has_clock());
         assert!(peaceful.validate().is_err());
         assert_eq!(Clock::new(&peaceful, 0).allowed(), None);
         assert_eq!(parse_tc("inf").unwrap(), None);
-        assert!(parse_tc("ita:slow").is_err());
+        assert_eq!(
+            parse_tc("ita:slow"),
+            Err("unknown ItaTimeMode 'slow' (peaceful, easy, medium, hard, hardcore)".to_string())
+        );
+        assert_eq!(Limits { clock: parse_tc("ita:hard").unwrap(), ..Limits::default() }.describe(), "ita:hard");
         assert!(parse_tc("abc").is_err());
         assert!(parse_tc("0").is_err());
         let l = Limits {
@@ -316,7 +332,7 @@ mod tests {
 
     #[test]
     fn ita_regeneration_every_sixth_own_move() {
-        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Easy)), ..Limits::default() };
+        let l = Limits { clock: ita(ItaMode::Easy), ..Limits::default() };
         let mut c = Clock::new(&l, 0);
         let start = c.left_ms().unwrap();
         for i in 1..=6 {
@@ -324,14 +340,14 @@ mod tests {
             let expect = start - 1000 * i + if i == 6 { 5 * 42_120 } else { 0 };
             assert_eq!(c.left_ms().unwrap(), expect, "after move {i}");
         }
-        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hard)), ..Limits::default() };
+        let l = Limits { clock: ita(ItaMode::Hard), ..Limits::default() };
         let mut c = Clock::new(&l, 1);
         let start = c.left_ms().unwrap();
         for _ in 0..9 {
             c.spend(ms(0)).unwrap();
         }
         assert_eq!(c.left_ms().unwrap(), start + 42_120);
-        let l = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hardcore)), ..Limits::default() };
+        let l = Limits { clock: ita(ItaMode::Hardcore), ..Limits::default() };
         let mut c = Clock::new(&l, 1);
         for _ in 0..20 {
             c.spend(ms(0)).unwrap();
@@ -372,7 +388,7 @@ mod tests {
         let clocks = [Clock::new(&d, 0), Clock::new(&d, 1)];
         assert_eq!(go_command(&clocks, 0), "go nodes 1000 depth 3");
         assert_eq!(clocks[0].allowed(), None);
-        let ita = Limits { clock: Some(ClockSpec::Ita(ItaMode::Hardcore)), ..Limits::default() };
+        let ita = Limits { clock: ita(ItaMode::Hardcore), ..Limits::default() };
         let clocks = [Clock::new(&ita, 0), Clock::new(&ita, 1)];
         assert_eq!(go_command(&clocks, 0), "go wtime 210600 btime 252720 winc 0 binc 0");
     }

@@ -54,6 +54,10 @@ pub trait EngineVariant: Evaluator {
     fn plan_clock(limits: Limits, _time_mode: &str) -> Limits {
         limits
     }
+    /// The variant's clock modes, where its clocks follow rules of their own.
+    fn clock_modes() -> Option<&'static ClockModes> {
+        None
+    }
     /// The variant's own square names, where it has them.
     fn native_notation() -> Option<&'static NativeNotation> {
         None
@@ -78,6 +82,44 @@ pub trait EngineVariant: Evaluator {
 pub trait VariantVisitor {
     type Out;
     fn visit<V: EngineVariant>(self) -> Self::Out;
+}
+
+/// A variant's clock modes (Ita's time modes): an engine option picks one;
+/// the engine plans with it ([`EngineVariant::plan_clock`]) and the match
+/// runner keeps such clocks (`tc=<prefix>:<mode>`).
+pub struct ClockModes {
+    /// The engine option that picks the mode.
+    pub option: &'static str,
+    /// The prefix of the match runner's `tc=<prefix>:<mode>`.
+    pub tc_prefix: &'static str,
+    /// The modes' names, the default first.
+    pub modes: &'static [&'static str],
+    /// A side's starting time in ms under a mode (its index in `modes`);
+    /// `None`: no clock.
+    pub start_ms: fn(mode: usize, color: usize) -> Option<u64>,
+    /// Regeneration under a mode: every how many own moves, how many ms are added.
+    pub regeneration: fn(mode: usize) -> Option<(u32, u64)>,
+}
+
+impl ClockModes {
+    /// The index of the mode named `name`.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.modes.iter().position(|m| *m == name)
+    }
+}
+
+/// Clock modes are told apart by their option.
+impl PartialEq for ClockModes {
+    fn eq(&self, other: &Self) -> bool {
+        self.option == other.option
+    }
+}
+impl Eq for ClockModes {}
+
+impl std::fmt::Debug for ClockModes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.option)
+    }
 }
 
 /// A variant's own notation of squares in moves (Ita's native file names).

@@ -3,6 +3,7 @@
 //! the engine plans with them ([`ItaTimeMode::plan`]).
 
 use crate::timeman::Limits;
+use crate::variants::ClockModes;
 
 /// Milliseconds in one degree of Ita's clock (360 arc-minutes = 42.12 s).
 pub const DEGREE_MS: u64 = 42_120;
@@ -21,24 +22,17 @@ pub enum ItaTimeMode {
 }
 
 impl ItaTimeMode {
+    /// Every mode, the default first.
+    pub const ALL: [ItaTimeMode; 5] =
+        [ItaTimeMode::Peaceful, ItaTimeMode::Easy, ItaTimeMode::Medium, ItaTimeMode::Hard, ItaTimeMode::Hardcore];
+    /// The modes' names, as `ItaTimeMode` takes them.
+    pub const NAMES: [&'static str; 5] = ["peaceful", "easy", "medium", "hard", "hardcore"];
+
     pub fn parse(s: &str) -> Option<ItaTimeMode> {
-        Some(match s {
-            "peaceful" => ItaTimeMode::Peaceful,
-            "easy" => ItaTimeMode::Easy,
-            "medium" => ItaTimeMode::Medium,
-            "hard" => ItaTimeMode::Hard,
-            "hardcore" => ItaTimeMode::Hardcore,
-            _ => return None,
-        })
+        Self::NAMES.iter().position(|n| *n == s).map(|i| Self::ALL[i])
     }
     pub fn name(self) -> &'static str {
-        match self {
-            ItaTimeMode::Peaceful => "peaceful",
-            ItaTimeMode::Easy => "easy",
-            ItaTimeMode::Medium => "medium",
-            ItaTimeMode::Hard => "hard",
-            ItaTimeMode::Hardcore => "hardcore",
-        }
+        Self::NAMES[self as usize]
     }
     /// Starting time of `color` (0 = White) in ms; `None` without a clock.
     pub fn start_ms(self, color: usize) -> Option<u64> {
@@ -76,6 +70,15 @@ impl ItaTimeMode {
     }
 }
 
+/// Ita's clocks as the engine and the match runner ask for them.
+pub static CLOCK_MODES: ClockModes = ClockModes {
+    option: "ItaTimeMode",
+    tc_prefix: "ita",
+    modes: &ItaTimeMode::NAMES,
+    start_ms: |mode, color| ItaTimeMode::ALL.get(mode).and_then(|m| m.start_ms(color)),
+    regeneration: |mode| ItaTimeMode::ALL.get(mode).and_then(|m| m.regeneration()),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +91,10 @@ mod tests {
         assert_eq!(ItaTimeMode::Hardcore.plan(l.clone()), l);
         assert_eq!(ItaTimeMode::Hard.start_ms(1), Some(12 * 42_120 + 120 * 117));
         assert_eq!(ItaTimeMode::parse("easy"), Some(ItaTimeMode::Easy));
+        assert_eq!(ItaTimeMode::parse("slow"), None);
+        assert_eq!(ItaTimeMode::Hardcore.name(), "hardcore");
+        assert_eq!(CLOCK_MODES.find("hard"), Some(3));
+        assert_eq!((CLOCK_MODES.start_ms)(3, 1), ItaTimeMode::Hard.start_ms(1));
+        assert_eq!((CLOCK_MODES.regeneration)(1), Some((6, 5 * DEGREE_MS)));
     }
 }

@@ -9,7 +9,7 @@ use crate::geometry::{Board10x10, Geometry};
 use crate::position::Position;
 use crate::timeman::Limits;
 use crate::variant::{BLACK, Variant, WHITE};
-use crate::variants::{EngineVariant, NativeNotation, RuleOption, RuleOptions, VariantVisitor};
+use crate::variants::{ClockModes, EngineVariant, NativeNotation, RuleOption, RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 static NATIVE: NativeNotation = NativeNotation {
@@ -34,6 +34,9 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
     /// The regeneration counts as its average increment per own move.
     fn plan_clock(limits: Limits, time_mode: &str) -> Limits {
         ItaTimeMode::parse(time_mode).map_or(limits.clone(), |m| m.plan(limits))
+    }
+    fn clock_modes() -> Option<&'static ClockModes> {
+        Some(&super::CLOCK_MODES)
     }
     fn native_notation() -> Option<&'static NativeNotation> {
         Some(&NATIVE)

@@ -27,7 +27,7 @@ mod eval;
 mod notation;
 pub mod options;
 
-pub use clock::{ARCMIN_MS, DEGREE_MS, ItaTimeMode};
+pub use clock::{ARCMIN_MS, CLOCK_MODES, DEGREE_MS, ItaTimeMode};
 pub use engine::visit;
 pub use notation::{NATIVE_FILES, canonical_to_native, move_to_canonical, move_to_native, native_to_canonical};
 pub use options::ItaOptions;
