@@ -136,21 +136,25 @@ impl VariantId {
     }
 }
 
+/// What each variant declares beyond its rule options, in the registry's
+/// order: its native notation and its clock modes.
+fn declared() -> impl Iterator<Item = (Option<&'static NativeNotation>, Option<&'static ClockModes>)> {
+    struct Declared;
+    impl VariantVisitor for Declared {
+        type Out = (Option<&'static NativeNotation>, Option<&'static ClockModes>);
+        fn visit<V: EngineVariant>(self) -> Self::Out {
+            (V::native_notation(), V::clock_modes())
+        }
+    }
+    VariantId::ALL.iter().map(|v| v.visit(&RuleOptions::default(), Declared))
+}
+
 /// The native notations the variants declare, each once, in the registry's
 /// order: each is an engine option (`canonical` or `native`).
 pub fn native_notations() -> Vec<&'static NativeNotation> {
-    struct Notation;
-    impl VariantVisitor for Notation {
-        type Out = Option<&'static NativeNotation>;
-        fn visit<V: EngineVariant>(self) -> Self::Out {
-            V::native_notation()
-        }
-    }
     let mut out: Vec<&'static NativeNotation> = Vec::new();
-    for v in VariantId::ALL {
-        if let Some(n) = v.visit(&RuleOptions::default(), Notation)
-            && !out.iter().any(|o| o.option == n.option)
-        {
+    for n in declared().filter_map(|d| d.0) {
+        if !out.iter().any(|o| o.option == n.option) {
             out.push(n);
         }
     }
@@ -160,18 +164,9 @@ pub fn native_notations() -> Vec<&'static NativeNotation> {
 /// The clock modes the variants declare, each once, in the registry's
 /// order: each is an engine option (a combo of its modes).
 pub fn clock_modes() -> Vec<&'static ClockModes> {
-    struct Modes;
-    impl VariantVisitor for Modes {
-        type Out = Option<&'static ClockModes>;
-        fn visit<V: EngineVariant>(self) -> Self::Out {
-            V::clock_modes()
-        }
-    }
     let mut out: Vec<&'static ClockModes> = Vec::new();
-    for v in VariantId::ALL {
-        if let Some(c) = v.visit(&RuleOptions::default(), Modes)
-            && !out.contains(&c)
-        {
+    for c in declared().filter_map(|d| d.1) {
+        if !out.contains(&c) {
             out.push(c);
         }
     }

@@ -1,12 +1,12 @@
 //! Search values: centipawns, decided games and their distance from the root.
 //!
 //! A decided game is worth `MATE - ply` for the winner. Games that keep a
-//! score pair (Ita's 5:0, 5:1, ...) rank their results below the best one by
-//! [`QUALITY_STEP`] per point of margin given up, so the search prefers a
-//! larger margin without knowing which game produced it: the variant hook
+//! score pair (Ita's 5:0, 5:1, ...) rank their results below the best one
+//! (the variant's [`Variant::SCORE_SCALE`]) by [`QUALITY_STEP`] per point of
+//! margin given up, so the search prefers a larger margin: the variant hook
 //! returns an [`Outcome`] and [`outcome_value`] turns it into a value.
 
-use crate::variant::Outcome;
+use crate::variant::{Outcome, Variant};
 
 /// A decided win at the root (a loss is `-MATE`).
 pub const MATE: i32 = 32000;
@@ -14,24 +14,24 @@ pub const MATE: i32 = 32000;
 pub const INF: i32 = 32001;
 /// Values at or beyond this (in absolute value) are decided games.
 pub const DECISIVE: i32 = MATE - 2048;
-/// Score pairs: each point of margin below the best result (5 points) costs this much.
+/// Score pairs: each point of margin below the best result costs this much.
 pub const QUALITY_STEP: i32 = 256;
-/// The largest margin of a score pair (5:0).
-const BEST_MARGIN: i32 = 5;
 /// How many margin steps below the best are told apart.
 const MARGIN_STEPS: i32 = 7;
 
-/// The value of a finished game for the side to move, `ply` plies from the root.
-/// Wins score `MATE - ply`; score-pair games rank a win by its margin
-/// (5:0 above 5:1 above 5:2 and 4:1 ...) and a loss likewise.
-pub fn outcome_value(o: &Outcome, stm: usize, ply: usize) -> i32 {
+/// The value of a finished game of `V` for the side to move, `ply` plies
+/// from the root. Wins score `MATE - ply`; score-pair games rank a win by
+/// its margin below `V::SCORE_SCALE` (Ita: 5:0 above 5:1 above 5:2 and
+/// 4:1 ...) and a loss likewise.
+pub fn outcome_value<V: Variant>(o: &Outcome, stm: usize, ply: usize) -> i32 {
+    let best = V::SCORE_SCALE;
     let margin = match (o.scores, o.winner) {
         (Some(s), _) => s[stm] - s[stm ^ 1],
         (None, Some(w)) => {
             if w == stm {
-                BEST_MARGIN
+                best
             } else {
-                -BEST_MARGIN
+                -best
             }
         }
         (None, None) => 0,
@@ -39,7 +39,7 @@ pub fn outcome_value(o: &Outcome, stm: usize, ply: usize) -> i32 {
     if margin == 0 {
         return 0;
     }
-    let v = MATE - QUALITY_STEP * (BEST_MARGIN - margin.abs()).clamp(0, MARGIN_STEPS) - ply as i32;
+    let v = MATE - QUALITY_STEP * (best - margin.abs()).clamp(0, MARGIN_STEPS) - ply as i32;
     if margin > 0 { v } else { -v }
 }
 

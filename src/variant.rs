@@ -233,6 +233,11 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     /// A third occurrence of a position ends the game as a draw (false for
     /// games that know no draws, such as Ita's score pairs).
     const REPETITION_DRAWS: bool = true;
+    /// The best margin of the variant's score pairs (Ita's 5:0): the search
+    /// ranks a result by the margin it gives up below this
+    /// ([`crate::score::outcome_value`]); a result without a score pair counts
+    /// as the best. 1 where results carry no points.
+    const SCORE_SCALE: i32 = 1;
 
     /// Parses the rights field.
     fn parse_rights(field: &str) -> Option<[Bb<Self>; 2]> {

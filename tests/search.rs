@@ -41,12 +41,20 @@ fn ita_prefers_the_best_score_pair() {
     assert!(m == "e9e10" || m == "f9f10", "{m}");
     assert_eq!(v, MATE - 1);
     // Ranking of results for the side to move at ply 0.
-    let five_one = outcome_value(&Outcome::scores(0, 5, 1, "goal"), 0, 0);
-    let five_two = outcome_value(&Outcome::scores(0, 5, 2, "goal"), 0, 0);
-    let four_one = outcome_value(&Outcome::scores(0, 4, 1, "flags captured"), 0, 0);
-    let stalemated_them = outcome_value(&Outcome::scores(0, 2, 3, "stalemate"), 0, 0);
+    let five_one = outcome_value::<Ita>(&Outcome::scores(0, 5, 1, "goal"), 0, 0);
+    let five_two = outcome_value::<Ita>(&Outcome::scores(0, 5, 2, "goal"), 0, 0);
+    let four_one = outcome_value::<Ita>(&Outcome::scores(0, 4, 1, "flags captured"), 0, 0);
+    let stalemated_them = outcome_value::<Ita>(&Outcome::scores(0, 2, 3, "stalemate"), 0, 0);
     assert!(MATE > five_one && five_one > five_two && five_two == four_one);
     assert!(stalemated_them < 0, "stalemating the opponent is worse than a draw");
+    // Ita's scale is 5 points: each point given up costs 256.
+    assert_eq!((five_one, five_two, stalemated_them), (MATE - 256, MATE - 512, -(MATE - 1024)));
+    // A loss 1:4 three plies from the root; a result without a score pair
+    // counts as the best.
+    assert_eq!(outcome_value::<Ita>(&Outcome::scores(1, 4, 1, "time"), 0, 3), -(MATE - 512 - 3));
+    assert_eq!(outcome_value::<Ita>(&Outcome::win(0, "forfeit"), 0, 3), MATE - 3);
+    assert_eq!(outcome_value::<Chess>(&Outcome::win(1, "checkmate"), 1, 3), MATE - 3);
+    assert_eq!(outcome_value::<Chess>(&Outcome::win(1, "checkmate"), 0, 2), -(MATE - 2));
 }
 
 #[test]

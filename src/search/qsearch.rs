@@ -84,7 +84,7 @@ impl<V: Evaluator> Worker<'_, V> {
             }
         }
         if in_check && legal == 0 {
-            return outcome_value(&V::no_moves(pos, true), pos.side, ply);
+            return outcome_value::<V>(&V::no_moves(pos, true), pos.side, ply);
         }
         let bound = bound_of(best, alpha0, beta);
         self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, 0, bound);

@@ -241,12 +241,12 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// Ends decided before any move: board results, rule results and repetition.
     pub(super) fn node_end(&self, pos: &Position<V>, ply: usize) -> Option<i32> {
         if let Some(o) = V::board_end(pos) {
-            return Some(outcome_value(&o, pos.side, ply));
+            return Some(outcome_value::<V>(&o, pos.side, ply));
         }
         if self.is_repetition(pos.halfmove) {
             return Some(0);
         }
-        V::rule_end(pos).map(|o| outcome_value(&o, pos.side, ply))
+        V::rule_end(pos).map(|o| outcome_value::<V>(&o, pos.side, ply))
     }
 
     /// The table's entry for `pos`, and its value when it settles the node.
@@ -407,7 +407,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             if excluded != Move::NONE {
                 return alpha;
             }
-            return outcome_value(&V::no_moves(pos, in_check), pos.side, ply);
+            return outcome_value::<V>(&V::no_moves(pos, in_check), pos.side, ply);
         }
         if excluded != Move::NONE {
             return r.best;

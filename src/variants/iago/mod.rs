@@ -90,6 +90,9 @@ macro_rules! iago_variant {
             const EN_PASSANT: bool = true;
             const GATING: bool = GATING;
             const STALEMATE_DRAWS: bool = true;
+            // `IagoBareKing`'s seed points (a checkmate 2:0, a bared king
+            // 1:0) rank on a five-point scale: below a 5:0 no game reaches.
+            const SCORE_SCALE: i32 = 5;
             // Its own tables for the Amazon of `X`.
             crate::variant_tables!(Board8x8, X);
 

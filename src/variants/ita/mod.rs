@@ -117,6 +117,8 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1";
     const PIECES: &'static [PieceDef] = if REPLACEMENT { &PIECES_REPLACEMENT } else { &PIECES };
     const REPETITION_DRAWS: bool = false;
+    /// Results from 5:0 down.
+    const SCORE_SCALE: i32 = 5;
 
     // One table per Leaper mode (the goal option does not change them).
     crate::variant_tables!(Board10x10, REPLACEMENT);
