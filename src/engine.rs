@@ -428,7 +428,7 @@ impl Engine {
         // The variant plans its clock (Ita's regenerates).
         let mut limits = game.plan_clock(limits, &self.time_mode);
         limits.move_overhead = Some(self.move_overhead_ms);
-        if let Some(skill) = self.skill() {
+        if let Some(skill) = self.skill().map(|s| game.skill(s)) {
             limits.nodes = Some(limits.nodes.map_or(skill.nodes, |n| n.min(skill.nodes)));
             let seed = SplitMix64::new(self.skill_seed.wrapping_add(self.skill_searches)).next_u64();
             self.skill_searches += 1;

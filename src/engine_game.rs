@@ -70,6 +70,8 @@ pub trait EngineGame: AnyGame {
     fn bench_positions(&self) -> &'static [&'static str];
     /// Limits for time planning under the variant's clock rules.
     fn plan_clock(&self, limits: Limits, time_mode: &str) -> Limits;
+    /// A strength level as the variant plays it (see [`EngineVariant::skill`]).
+    fn skill(&self, skill: crate::search::skill::Skill) -> crate::search::skill::Skill;
     /// The variant's own square names, if it has them.
     fn native_notation(&self) -> Option<&'static NativeNotation>;
     /// XBoard's name of the variant; `None` where XBoard cannot hold it.
@@ -208,6 +210,9 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn plan_clock(&self, limits: Limits, time_mode: &str) -> Limits {
         V::plan_clock(limits, time_mode)
+    }
+    fn skill(&self, skill: crate::search::skill::Skill) -> crate::search::skill::Skill {
+        V::skill(skill)
     }
     fn native_notation(&self) -> Option<&'static NativeNotation> {
         V::native_notation()

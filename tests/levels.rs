@@ -105,3 +105,27 @@ fn level_20_is_the_full_strength_search() {
     back.set_elo(calvin::search::skill::FULL_ELO as i64).expect("UCI_Elo");
     assert_eq!(back.skill(), None);
 }
+
+/// A middlegame of Ita (the second bench position).
+const ITA_FEN: &str =
+    "b3ff1s1b/c1l6l/2r4c2/1prs6/1Lpp2pp1p/6P3/P2P3P1P/2CPS1RC2/3RSF1L2/B3F4B w e1ac,f2ac,e10ac,f10ac - 20 11";
+
+/// Ita's levels below 0 choose among a quarter more lines than the table
+/// (level -10: 20, level -1: 8) within the same budget, from level 0 up the
+/// table's; a level at a seed plays a given move.
+#[test]
+fn ita_levels_below_0_choose_among_more_lines() {
+    let cases: [(i64, u64, usize, &str); 5] =
+        [(-10, 1, 20, "g3f3"), (-10, 2, 20, "d2d1"), (-10, 3, 20, "b6b3"), (-1, 1, 8, "e2g4"), (0, 1, 6, "d2b2")];
+    let mut got = Vec::new();
+    for (level, seed, _, _) in cases {
+        let mut e = at_level(level, seed);
+        e.set_variant("ita").expect("ita");
+        let (mv, nodes, infos) = search(&mut e, ITA_FEN, Limits::default());
+        let budget = calvin::search::skill::Skill::level(level as i32).expect("a level").nodes;
+        assert!((budget..budget + 1024).contains(&nodes), "level {level}: {nodes} nodes, budget {budget}");
+        got.push((level, seed, infos.iter().map(|i| i.multipv).max().unwrap_or(0), mv));
+    }
+    let want: Vec<_> = cases.iter().map(|&(l, s, n, m)| (l, s, n, m.to_string())).collect();
+    assert_eq!(got, want);
+}

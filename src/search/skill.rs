@@ -19,7 +19,8 @@
 //! Fairy-Stockfish's negative levels) also count a line for at most
 //! [`Level::cap`] centipawns: once ahead by that much they see every
 //! winning move alike, a mate included, and do not press the game home.
-//! The table is the same for every variant; its ratings (`UCI_Elo`) are
+//! The table is the same for every variant (but Ita's levels below 0
+//! choose among more lines: `EngineVariant::skill`); its ratings (`UCI_Elo`) are
 //! fitted to games against Stockfish 15.1's `UCI_Elo` in chess. What each
 //! level measures in games is in `docs/levels.md`.
 

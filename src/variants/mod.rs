@@ -58,6 +58,12 @@ pub trait EngineVariant: Evaluator {
     fn clock_modes() -> Option<&'static ClockModes> {
         None
     }
+    /// A strength level's skill (the table's row, `src/search/skill.rs`) as
+    /// this variant plays it: the table's unless the variant's games need
+    /// other means to weaken (Ita's end on score pairs).
+    fn skill(skill: crate::search::skill::Skill) -> crate::search::skill::Skill {
+        skill
+    }
     /// The variant's own square names, where it has them.
     fn native_notation() -> Option<&'static NativeNotation> {
         None
