@@ -85,6 +85,8 @@ pub trait EngineGame: AnyGame {
     fn xboard_fen_in(&self, fen: &str) -> String;
     /// The variant's win-rate model (`UCI_ShowWDL`).
     fn wdl_model(&self) -> WdlModel;
+    /// How each piece moves in words, by letter, and the special rules.
+    fn piece_moves(&self) -> (&'static [(&'static str, &'static str)], &'static str);
     /// The legal captures that win material by static exchange (a piece
     /// taken that is undefended, or worth more than its taker), with what
     /// each wins: what a beginner sees (`calvin-random --greedy`).
@@ -234,5 +236,8 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn wdl_model(&self) -> WdlModel {
         V::WDL
+    }
+    fn piece_moves(&self) -> (&'static [(&'static str, &'static str)], &'static str) {
+        (V::PIECE_MOVES, V::RULES_NOTE)
     }
 }

@@ -109,7 +109,7 @@ impl<W: Write, D: Dialect> Protocol for UciLike<'_, W, D> {
             "setoption" => self.setoption(rest),
             "position" => self.position(rest),
             "go" => self.go(rest),
-            "d" | "fen" | "moves" | "result" | "eval" | "variant" => self.report(cmd),
+            "d" | "fen" | "moves" | "result" | "eval" | "variant" | "pieces" => self.report(cmd),
             "bench" => self.bench(rest),
             _ => self.error(&format!("unknown command '{cmd}'")),
         }
@@ -243,6 +243,7 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
                 }
             }
             "variant" => self.core.variant_line(),
+            "pieces" => pieces_lines(g),
             _ => return,
         };
         self.core.say(&l);
@@ -313,4 +314,58 @@ pub fn parse_setoption(rest: &str) -> Result<(String, Option<String>), String> {
         return Err("setoption: the option name is missing".into());
     }
     Ok((name, value))
+}
+
+/// `pieces`: one `info string piece <letter> <name>: <moves>` line per piece
+/// type of the variant (the legend's order; a piece with no description
+/// gets its name only), then `info string rules <sentence>` where the
+/// variant has rules a player must know beyond the moves.
+fn pieces_lines(g: &dyn crate::engine_game::EngineGame) -> String {
+    let defs = g.describe().pieces;
+    let (moves, note) = g.piece_moves();
+    let mut out: Vec<String> = moves
+        .iter()
+        .filter_map(|(letter, text)| {
+            let def = defs.iter().find(|d| d.letter == *letter)?;
+            Some(format!("info string piece {letter} {}: {text}", def.name))
+        })
+        .collect();
+    for d in defs.iter().filter(|d| !moves.iter().any(|(l, _)| *l == d.letter)) {
+        out.push(format!("info string piece {} {}", d.letter, d.name));
+    }
+    if !note.is_empty() {
+        out.push(format!("info string rules {note}"));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pieces_lines;
+    use crate::registry::{RuleOptions, VariantId};
+
+    #[test]
+    fn every_piece_of_every_variant_is_described() {
+        // Under every set of tables (IAGO's with the Amazon too), each piece
+        // type gets a line with words after its name, in the legend's order.
+        let mut lines = 0;
+        for rules in RuleOptions::each_table() {
+            for &v in VariantId::ALL {
+                let g = v.engine_game(&rules);
+                let text = pieces_lines(g.as_ref());
+                let pieces: Vec<&str> = text.lines().filter(|l| l.starts_with("info string piece ")).collect();
+                assert_eq!(pieces.len(), g.describe().pieces.len(), "{}", v.name());
+                assert!(pieces.iter().all(|l| l.split_once(": ").is_some_and(|(_, w)| w.len() > 10)), "{text}");
+                lines += pieces.len();
+            }
+        }
+        // 6 + 8 + 8 + 7 + 7 + 13 + 6 pieces, then with IAGO's Amazon.
+        assert_eq!(lines, 55 + 57);
+        let chess = VariantId::from_name("chess").map(|v| v.engine_game(&RuleOptions::default()));
+        let first = chess.map(|g| pieces_lines(g.as_ref()).lines().next().map(String::from));
+        assert_eq!(
+            first.flatten().as_deref(),
+            Some("info string piece K King: one step in any direction; castles with a rook")
+        );
+    }
 }

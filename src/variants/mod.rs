@@ -33,6 +33,12 @@ pub trait EngineVariant: Evaluator {
     /// The ranks from the own side where XBoard lets hand pieces be dropped
     /// (all of them where drops go anywhere).
     const XBOARD_DROP_RANKS: Option<usize> = None;
+    /// How each piece moves, in words, by letter (`+X`: a promoted face),
+    /// in the order a legend lists them (the `pieces` command; letters the
+    /// piece set lacks are left out).
+    const PIECE_MOVES: &'static [(&'static str, &'static str)] = &[];
+    /// The rules a player must know beyond the pieces' moves, in a sentence.
+    const RULES_NOTE: &'static str = "";
     /// The win-rate model of `UCI_ShowWDL`, fitted to the variant's
     /// self-play games (`docs/wdl.md`).
     const WDL: WdlModel = WdlModel::DEFAULT;

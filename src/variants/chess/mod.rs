@@ -27,6 +27,20 @@ pub const FIDE_PIECES: [PieceDef; 6] = [
     PieceDef { name: "King", letter: "K", betza: "K", value: 0 },
 ];
 
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+pub const PIECE_MOVES: [(&str, &str); 6] = [
+    ("K", "one step in any direction; castles with a rook"),
+    ("Q", "any distance along ranks, files and diagonals"),
+    ("R", "any distance along ranks and files"),
+    ("B", "any distance diagonally"),
+    ("N", "leaps two squares one way and one sideways (an L), over anything"),
+    (
+        "P",
+        "one step forward (two from its first rank), captures one step diagonally forward, en passant; promotes on the last rank",
+    ),
+];
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Chess;
 

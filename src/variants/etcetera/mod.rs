@@ -40,6 +40,25 @@ pub const PIECES: [PieceDef; 6] = [
     PieceDef { name: "Pawn", letter: "P", betza: "fmWfF", value: 100 },
 ];
 
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+pub const PIECE_MOVES: [(&str, &str); 6] = [
+    ("K", "one step in any direction, only inside its own 3x3 fortress"),
+    ("R", "along ranks and files, at most 4 squares"),
+    (
+        "E",
+        "one step straight forward or back or diagonally forward, or a leap of two squares diagonally forward, straight forward or straight back",
+    ),
+    ("M", "one orthogonal step, or two orthogonal squares without capturing (the middle empty)"),
+    ("G", "one step in any direction, or a leap of two squares diagonally"),
+    (
+        "P",
+        "one step straight forward without capturing, or one step diagonally forward; promotes in the enemy fortress",
+    ),
+];
+/// The rules a player must know beyond the pieces' moves.
+pub const RULES_NOTE: &str = "A piece never captures one of its own type (Pawns excepted); the Kings may not face each other on an open file; stalemate wins.";
+
 /// A side's fortress: files c-e of its first three ranks.
 pub fn fortress(color: usize) -> u64 {
     let ranks = if color == WHITE { 0..3 } else { 5..8 };

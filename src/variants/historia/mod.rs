@@ -32,6 +32,21 @@ const PIECES: [PieceDef; 7] = [
     PieceDef { name: "Pawn", letter: "P", betza: "fmWfcF", value: 100 },
 ];
 
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+pub const PIECE_MOVES: [(&str, &str); 7] = [
+    ("K", "one step in any direction; no castling"),
+    ("Q", "a bishop, or one orthogonal step"),
+    super::chess::PIECE_MOVES[2],
+    super::chess::PIECE_MOVES[3],
+    super::chess::PIECE_MOVES[4],
+    ("E", "one step forward or backward, or one step on any diagonal (never sideways)"),
+    ("P", "one step forward without capturing, captures one step diagonally forward; no double step, no en passant"),
+];
+/// The rules a player must know beyond the pieces' moves.
+pub const RULES_NOTE: &str =
+    "First the pieces in hand are dropped behind the pawns; while a side holds pieces it may only drop.";
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HistoriaSako;
 

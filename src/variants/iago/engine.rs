@@ -9,6 +9,8 @@ use crate::variants::{EngineVariant, RuleOption, RuleOptions, RuleValueError, Va
 use crate::wdl::WdlModel;
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {
+    const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
+    const RULES_NOTE: &'static str = super::RULES_NOTE_B;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 152.8, b: 261.4 };
     const BENCH: &'static [&'static str] = &[
@@ -27,6 +29,8 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
 }
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G, D, X> {
+    const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
+    const RULES_NOTE: &'static str = super::RULES_NOTE_C;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 223.2, b: 263.7 };
     const BENCH: &'static [&'static str] = &[

@@ -9,7 +9,8 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::{Castling, DropRule, Outcome, PieceDef, Variant, WHITE};
 use crate::variants::chess::{
-    BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, QUEEN, ROOK, format_castling, insufficient_material, parse_castling,
+    BISHOP, FIDE_PIECES, KING, KNIGHT, PAWN, PIECE_MOVES as FIDE_PIECE_MOVES, QUEEN, ROOK, format_castling,
+    insufficient_material, parse_castling,
 };
 
 mod engine;
@@ -50,6 +51,25 @@ pub const IAGO_PIECES_A: [PieceDef; 9] = [
     IAGO_PIECES[7],
     PieceDef { name: "Amazon", letter: "A", betza: "QN", value: 1250 },
 ];
+
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+/// The Amazon's line is left out where the piece set has no Amazon.
+pub const PIECE_MOVES: [(&str, &str); 9] = [
+    FIDE_PIECE_MOVES[0],
+    FIDE_PIECE_MOVES[1],
+    FIDE_PIECE_MOVES[2],
+    FIDE_PIECE_MOVES[3],
+    FIDE_PIECE_MOVES[4],
+    FIDE_PIECE_MOVES[5],
+    ("M", "a rook or a knight"),
+    ("C", "a bishop or a knight"),
+    ("A", "a queen or a knight"),
+];
+/// The rules a player must know beyond the pieces' moves (IAGO B).
+pub const RULES_NOTE_B: &str = "Reserve pieces (beside the board) enter on the square a piece of the first rank leaves, on its first move (gating).";
+/// The same for IAGO C.
+pub const RULES_NOTE_C: &str = "Reserve pieces (beside the board) enter on the square a piece of the first rank leaves, on its first move (gating). The empty queen squares are filled from the reserve first.";
 
 /// How many pieces of each type one side's equipment holds (indexed by type).
 const EQUIPMENT: [u32; 9] = [0, 8, 2, 2, 2, 1, 1, 1, 1];

@@ -22,6 +22,9 @@ static NATIVE: NativeNotation = NativeNotation {
 };
 
 impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
+    const PIECE_MOVES: &'static [(&'static str, &'static str)] =
+        if R { &super::PIECE_MOVES_REPLACEMENT } else { &super::PIECE_MOVES };
+    const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 0.0, b: 280.0 };
     const BENCH: &'static [&'static str] = &[

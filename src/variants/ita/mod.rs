@@ -56,6 +56,29 @@ pub const PIECES: [PieceDef; 7] = [
     PieceDef { name: "Pawn", letter: "P", betza: "vWbF", value: 100 },
 ];
 
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+pub const PIECE_MOVES: [(&str, &str); 7] = [
+    ("F", "one step straight forward, never capturing; once per game one diagonal step (alley) and once a capture"),
+    ("S", "a non-leaping knight, or a queen of range 1 or 2"),
+    (
+        "L",
+        "a rook of any range without capturing; captures by igui: over one piece (the screen) it removes the enemy just beyond and stays",
+    ),
+    ("C", "a non-leaping knight (1,2) or camel (1,3): the longer leg first, every square of the path empty"),
+    ("R", "along ranks and files, at most 6 squares"),
+    ("B", "diagonally, at most 7 squares"),
+    ("P", "one step straight forward or backward, or diagonally backward; captures the same way"),
+];
+/// [`PIECE_MOVES`] with the Leaper capturing by replacement.
+pub const PIECE_MOVES_REPLACEMENT: [(&str, &str); 7] = {
+    let mut p = PIECE_MOVES;
+    p[LEAPER as usize - 1].1 = "a rook of any range without capturing; captures by replacement: over one piece (the screen) onto the first enemy beyond";
+    p
+};
+/// The rules a player must know beyond the pieces' moves.
+pub const RULES_NOTE: &str = "No king and no check: capture both enemy Flags.";
+
 /// The pieces with the Leaper capturing by replacement (`ItaLeaperCapture
 /// replacement`): a cannon that moves onto its victim.
 pub const PIECES_REPLACEMENT: [PieceDef; 7] = {

@@ -6,6 +6,8 @@ use crate::variants::{RuleOptions, VariantVisitor};
 use crate::wdl::WdlModel;
 
 impl EngineVariant for ItoShogi {
+    const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
+    const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 108.8, b: 301.4 };
     const BENCH: &'static [&'static str] = &[

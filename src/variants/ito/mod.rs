@@ -51,6 +51,26 @@ pub const PIECES: [PieceDef; 13] = [
     piece("Bishop", "+S", "vDD", 400),
 ];
 
+/// How each piece moves, in words ("forward" is toward the opponent), by
+/// letter, in the order a legend lists them (the `pieces` command).
+pub const PIECE_MOVES: [(&str, &str); 13] = [
+    ("K", "step 1 forward, jump 2 forward, or step 1 back"),
+    ("P", "step 1 forward"),
+    ("T", "jump 2 forward or step 1 back"),
+    ("C", "hops both ways over exactly one piece to an empty square or the first enemy beyond"),
+    ("H", "jump 3 forward or back"),
+    ("G", "jump 4 forward or 2 back"),
+    ("S", "lands on the 2nd, 4th, 6th... square forward (stops at the first occupied landing square), or step 1 back"),
+    ("+P", "step 1 forward or back"),
+    ("+T", "step 1 forward, or jump 2 forward or back"),
+    ("+C", "slides any distance forward or back"),
+    ("+H", "jump 2 or 3 forward or back"),
+    ("+G", "step 1 or jump 4 forward or back"),
+    ("+S", "swallow-slides forward or back (2nd, 4th, 6th... square)"),
+];
+/// The rules a player must know beyond the pieces' moves.
+pub const RULES_NOTE: &str = "Captured pieces go to the captor's hand and may be dropped; a piece other than the King flips over (+) each time it captures.";
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ItoShogi;
 
