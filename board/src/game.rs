@@ -633,6 +633,7 @@ impl Game {
             ("san", Json::strs(if self.sans.len() == self.moves.len() { &self.sans[..] } else { &[] })),
             ("level", self.level.map_or(Json::Null, |l| Json::Int(l as i64))),
             ("legal", Json::strs(&self.verdict.legal)),
+            ("other_legal", Json::strs(&self.verdict.other)),
             ("turn", Json::str(if self.white_to_move() { "w" } else { "b" })),
             ("result", outcome),
             ("players", Json::Arr(players)),

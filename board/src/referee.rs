@@ -16,6 +16,25 @@ pub struct VariantInfo {
     pub pocket: u32,
     pub template: String,
     pub startpos: String,
+    /// The pieces as the engine's `pieces` command names them, in the
+    /// legend's order, and the rules beyond the moves (may be empty).
+    pub pieces: Vec<PieceInfo>,
+    pub rules: String,
+}
+
+/// One piece: FEN letter (`+X` for a promoted face), name and moves in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceInfo {
+    pub letter: String,
+    pub name: String,
+    pub moves: String,
+}
+
+/// `info string piece <letter> <name>[: <moves>]`
+pub fn parse_piece_line(line: &str) -> Option<PieceInfo> {
+    let (letter, rest) = line.strip_prefix("info string piece ")?.split_once(' ')?;
+    let (name, moves) = rest.split_once(": ").unwrap_or((rest, ""));
+    Some(PieceInfo { letter: letter.to_string(), name: name.trim().to_string(), moves: moves.trim().to_string() })
 }
 
 /// `info string variant <name> files <F> ranks <R> pocket <N> template <T> startpos <FEN>`
@@ -33,6 +52,8 @@ pub fn parse_variant_line(line: &str) -> Option<VariantInfo> {
         pocket: w[6].parse().ok()?,
         template: w[8].to_string(),
         startpos: startpos.trim().to_string(),
+        pieces: Vec::new(),
+        rules: String::new(),
     })
 }
 
@@ -66,6 +87,10 @@ pub fn parse_result_line(line: &str) -> Option<Option<Outcome>> {
 pub struct Verdict {
     pub fen: String,
     pub legal: Vec<String>,
+    /// The moves of the side not to move, as if it were to move (empty when
+    /// the game is over or the side to move is in check; see
+    /// [`Referee::other_side_moves`]).
+    pub other: Vec<String>,
     pub outcome: Option<Outcome>,
 }
 
@@ -98,12 +123,15 @@ impl Referee {
         for name in names {
             let lines = self
                 .proc
-                .query(&[format!("setoption name UCI_Variant value {name}")], ANSWER)
+                .query(&[format!("setoption name UCI_Variant value {name}"), "pieces".into()], ANSWER)
                 .map_err(|e| format!("referee: {e}"))?;
-            let info = lines
+            let mut info = lines
                 .iter()
                 .find_map(|l| parse_variant_line(l))
                 .ok_or(format!("referee: no variant line for {name}"))?;
+            info.pieces = lines.iter().filter_map(|l| parse_piece_line(l)).collect();
+            info.rules =
+                lines.iter().find_map(|l| l.strip_prefix("info string rules ")).unwrap_or_default().to_string();
             out.push(info);
         }
         self.variant = out.last().map(|v| v.name.clone()).unwrap_or_default();
@@ -144,11 +172,30 @@ impl Referee {
             .map(String::from)
             .collect();
         let outcome = lines.iter().find_map(|l| parse_result_line(l)).ok_or("referee: no result")?;
-        Ok(Verdict { fen: fen.trim().to_string(), legal, outcome })
+        let fen = fen.trim().to_string();
+        let other = if outcome.is_none() { self.other_side_moves(&fen) } else { Vec::new() };
+        Ok(Verdict { fen, legal, other, outcome })
     }
 }
 
 impl Referee {
+    /// The moves the side not to move in `fen` (of the current variant)
+    /// would have if it were to move: the legal moves of the same position
+    /// with the other side to move and no en passant square. The engine
+    /// refuses that position when the side to move is in check ("the side
+    /// not to move is in check"): then, and on any other error, none.
+    pub fn other_side_moves(&mut self, fen: &str) -> Vec<String> {
+        let cmds = [format!("position fen {}", crate::san::other_side_to_move(fen)), "moves".into()];
+        match self.proc.query(&cmds, ANSWER) {
+            Ok(lines) if !lines.iter().any(|l| l.starts_with("info string error")) => lines
+                .iter()
+                .find_map(|l| l.strip_prefix("info string moves"))
+                .map(|m| m.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Whether the side to move in `fen` is in check: the referee refuses the
     /// same position with the other side to move ("the side not to move is
     /// in check"). Used for the `+` of SAN; an unanswered question is no check.
@@ -187,6 +234,24 @@ mod tests {
             parse_variant_line("info string variant x files 8 ranks y pocket 0 template fairy startpos 8/8 w"),
             None
         );
+    }
+
+    #[test]
+    fn reads_piece_lines() {
+        assert_eq!(
+            parse_piece_line("info string piece +T Silver General: step 1 forward, or jump 2 forward or back"),
+            Some(PieceInfo {
+                letter: "+T".into(),
+                name: "Silver General".into(),
+                moves: "step 1 forward, or jump 2 forward or back".into()
+            })
+        );
+        assert_eq!(
+            parse_piece_line("info string piece X Mystery"),
+            Some(PieceInfo { letter: "X".into(), name: "Mystery".into(), moves: String::new() })
+        );
+        assert_eq!(parse_piece_line("info string piece K"), None);
+        assert_eq!(parse_piece_line("info string rules stalemate wins"), None);
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! Routes (forms in, JSON out; every action needs the `X-Calvin-Board` header,
 //! which another site's form cannot send, and a Host naming this server):
 //! - `GET /`, `/board.js`, `/board.css`: the page, compiled into the binary;
-//! - `GET /api/info`: the referee's variants (variant lines) and the engines;
-//! - `GET /api/state?game=N`: the game (FEN, legal moves, result, clocks, lines, PGN);
+//! - `GET /api/info`: the referee's variants (variant lines, with the pieces'
+//!   names and moves and the rules from its `pieces`) and the engines;
+//! - `GET /api/state?game=N`: the game (FEN, legal moves and the other side's,
+//!   result, clocks, lines, PGN);
 //! - `POST /api/new` (`variant`, `fen`, `white`/`black` = `human` or an engine
 //!   number, `limit` = `clock` with `base` minutes and `inc` seconds, or
 //!   `movetime`/`depth`/`nodes` with `value`; `level` = the engines' `Skill
@@ -235,6 +237,22 @@ impl Board {
                                 ("pocket", Json::Int(v.pocket as i64)),
                                 ("template", Json::str(&v.template)),
                                 ("startpos", Json::str(&v.startpos)),
+                                (
+                                    "pieces",
+                                    Json::Arr(
+                                        v.pieces
+                                            .iter()
+                                            .map(|p| {
+                                                Json::Obj(vec![
+                                                    ("letter", Json::str(&p.letter)),
+                                                    ("name", Json::str(&p.name)),
+                                                    ("moves", Json::str(&p.moves)),
+                                                ])
+                                            })
+                                            .collect(),
+                                    ),
+                                ),
+                                ("rules", Json::str(&v.rules)),
                             ])
                         })
                         .collect(),

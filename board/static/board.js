@@ -1,6 +1,7 @@
 // calvin board: draws what the server (and so the engine) says. The board's
 // size, the pieces and hands come from the variant line and the FEN, the
-// legal moves from the referee's `moves`; nothing here knows a rule.
+// pieces' names and moves in words from the engine's `pieces`, the legal
+// moves from the referee's `moves`; nothing here knows a rule.
 'use strict';
 const $ = id => document.getElementById(id);
 let info = null;      // variants and engines
@@ -10,84 +11,17 @@ let sel = null;       // {from: 'e2'} or {drop: 'N'}
 let shownVer = -1, shownKey = '';
 let receivedAt = 0;
 let drag = null;
-let hover = null;     // {from: 'e2'} or {drop: 'N'}: the piece under the pointer
+let hover = null;     // {from: 'e2', side: 'w'} or {drop: 'N', side: 'b'}: the piece under the pointer
 let lastId = null;    // the game a new one replaces
 
-// The pieces of each variant: name and moves ("forward" is toward the
-// opponent), for the tooltips and the legend. The rules are in docs/rules.
-const CHESS = {
-  K: ['King', 'one step in any direction; castles with a rook'],
-  Q: ['Queen', 'any distance along ranks, files and diagonals'],
-  R: ['Rook', 'any distance along ranks and files'],
-  B: ['Bishop', 'any distance diagonally'],
-  N: ['Knight', 'leaps two squares one way and one sideways (an L), over anything'],
-  P: ['Pawn', 'one step forward (two from its first rank), captures one step diagonally forward, en passant; promotes on the last rank'],
-};
-const GATED = {
-  M: ['Marshall', 'a rook or a knight'],
-  C: ['Cardinal', 'a bishop or a knight'],
-  A: ['Amazon', 'a queen or a knight'],
-};
-const IAGO_NOTE = 'Reserve pieces (beside the board) enter on the square a piece of the first rank leaves, on its first move (gating).';
-const PIECE_INFO = {
-  chess: {pieces: CHESS},
-  'iago-b': {pieces: {...CHESS, ...GATED}, note: IAGO_NOTE},
-  'iago-c': {pieces: {...CHESS, ...GATED}, note: IAGO_NOTE + ' The empty queen squares are filled from the reserve first.'},
-  'historia-sako': {
-    pieces: {
-      K: ['King', 'one step in any direction; no castling'],
-      Q: ['Queen', 'a bishop, or one orthogonal step'],
-      R: CHESS.R, B: CHESS.B, N: CHESS.N,
-      E: ['Elephant', 'one step forward or backward, or one step on any diagonal (never sideways)'],
-      P: ['Pawn', 'one step forward without capturing, captures one step diagonally forward; no double step, no en passant'],
-    },
-    note: 'First the pieces in hand are dropped behind the pawns; while a side holds pieces it may only drop.',
-  },
-  ita: {
-    pieces: {
-      F: ['Flag', 'one step straight forward, never capturing; once per game one diagonal step (alley) and once a capture'],
-      S: ['Squire', 'a non-leaping knight, or a queen of range 1 or 2'],
-      L: ['Leaper', 'a rook of any range without capturing; captures by igui: over one piece (the screen) it removes the enemy just beyond and stays'],
-      C: ['Cavalry', 'a non-leaping knight (1,2) or camel (1,3): the longer leg first, every square of the path empty'],
-      R: ['Rook', 'along ranks and files, at most 6 squares'],
-      B: ['Bishop', 'diagonally, at most 7 squares'],
-      P: ['Pawn', 'one step straight forward or backward, or diagonally backward; captures the same way'],
-    },
-    note: 'No king and no check: capture both enemy Flags.',
-  },
-  'ito-shogi': {
-    pieces: {
-      K: ['King', 'step 1 forward, jump 2 forward, or step 1 back'],
-      P: ['Pawn', 'step 1 forward'],
-      T: ['Tile General', 'jump 2 forward or step 1 back'],
-      C: ['Silver Cannon', 'hops both ways over exactly one piece to an empty square or the first enemy beyond'],
-      H: ['Heavenly Horse', 'jump 3 forward or back'],
-      G: ['Goose', 'jump 4 forward or 2 back'],
-      S: ['Flying Swallow', 'lands on the 2nd, 4th, 6th... square forward (stops at the first occupied landing square), or step 1 back'],
-      '+P': ['Go-Between', 'step 1 forward or back'],
-      '+T': ['Silver General', 'step 1 forward, or jump 2 forward or back'],
-      '+C': ['Reverse Chariot', 'slides any distance forward or back'],
-      '+H': ['Cavalryman', 'jump 2 or 3 forward or back'],
-      '+G': ['Phoenix', 'step 1 or jump 4 forward or back'],
-      '+S': ['Bishop', 'swallow-slides forward or back (2nd, 4th, 6th... square)'],
-    },
-    note: 'Captured pieces go to the captor\'s hand and may be dropped; a piece other than the King flips over (+) each time it captures.',
-  },
-  etcetera: {
-    pieces: {
-      K: ['King', 'one step in any direction, only inside its own 3x3 fortress'],
-      R: ['Rook', 'along ranks and files, at most 4 squares'],
-      E: ['Flyer-Elephant', 'one step straight forward or back or diagonally forward, or a leap of two squares diagonally forward, straight forward or straight back'],
-      M: ['Man', 'one orthogonal step, or two orthogonal squares without capturing (the middle empty)'],
-      G: ['Guardian', 'one step in any direction, or a leap of two squares diagonally'],
-      P: ['Pawn', 'one step straight forward without capturing, or one step diagonally forward; promotes in the enemy fortress'],
-    },
-    note: 'A piece never captures one of its own type (Pawns excepted); the Kings may not face each other on an open file; stalemate wins.',
-  },
-};
+// The pieces of each variant, named with their moves in words, come from the
+// engine's `pieces` (the referee's variants in /api/info).
+function variantInfo(name) { return info && info.variants.find(v => v.name === name); }
 function pieceInfo(p) {
-  const table = PIECE_INFO[st && st.variant.name];
-  return table && table.pieces[(p.prom ? '+' : '') + p.letter];
+  const v = st && variantInfo(st.variant.name);
+  const key = (p.prom ? '+' : '') + p.letter;
+  const i = v && v.pieces && v.pieces.find(x => x.letter === key);
+  return i && i.moves ? [i.name, i.moves] : null;
 }
 function pieceTitle(p) {
   const i = pieceInfo(p);
@@ -210,9 +144,15 @@ function squareSize() {
 
 function legalMoves() { return st.result ? [] : st.legal.map(parseMove).filter(x => x); }
 function humanToMove() { return st && !st.preview && !st.result && st.players[st.turn === 'w' ? 0 : 1].kind === 'human'; }
-function targetsOf(s) {
-  if (!s) return [];
-  return legalMoves().filter(x => s.from ? x.from === s.from : x.drop === s.drop);
+function movesOf(list, s) { return s ? list.filter(x => s.from ? x.from === s.from : x.drop === s.drop) : []; }
+function targetsOf(s) { return movesOf(legalMoves(), s); }
+// Where a hovered piece can go: the side to move's from the legal moves (when
+// a person is to move), the other side's from its moves as if it were to
+// move (none while the side to move is in check: see docs/board.md).
+function hintsOf(h) {
+  if (!h || !st || st.preview || st.result) return [];
+  if (h.side === st.turn) return humanToMove() ? targetsOf(h) : [];
+  return movesOf((st.other_legal || []).map(parseMove).filter(x => x), h);
 }
 
 function render() {
@@ -230,7 +170,7 @@ function render() {
   board.style.setProperty('--cols', cols);
   board.replaceChildren();
   const targets = targetsOf(sel);
-  const hints = humanToMove() ? targetsOf(hover) : [];
+  const hints = hintsOf(hover);
   const last = st.moves.length ? parseMove(st.moves[st.moves.length - 1]) : null;
   const cells = [];
   for (let r = 0; r < v.ranks; r++) for (let f = 0; f < v.files; f++) {
@@ -325,9 +265,9 @@ function renderLegend() {
   legendOf = name;
   const box = $('legend');
   box.replaceChildren();
-  const table = PIECE_INFO[name];
-  if (!table) { box.textContent = 'no description of these pieces'; return; }
-  for (const [key, [pname, moves]] of Object.entries(table.pieces)) {
+  const v = variantInfo(name);
+  if (!v || !v.pieces || !v.pieces.length) { box.textContent = 'no description of these pieces'; return; }
+  for (const {letter: key, name: pname, moves} of v.pieces) {
     const row = document.createElement('div');
     row.className = 'legend-row';
     row.dataset.piece = key;
@@ -340,11 +280,11 @@ function renderLegend() {
     const b = document.createElement('b');
     b.textContent = pname + ' (' + key + ')';
     text.appendChild(b);
-    text.appendChild(document.createTextNode(': ' + moves));
+    if (moves) text.appendChild(document.createTextNode(': ' + moves));
     row.appendChild(text);
     box.appendChild(row);
   }
-  if (table.note) box.appendChild(document.createElement('p')).textContent = table.note;
+  if (v.rules) box.appendChild(document.createElement('p')).textContent = v.rules;
 }
 
 // Win/draw/loss of the first line, from White's side: the engine gives the
@@ -579,16 +519,17 @@ document.addEventListener('pointerdown', e => {
     if (el) startDrag(e, el);
   }
 });
-// Hovering a piece of the side to move shows where it can go.
+// Hovering a piece shows where it can go (the side not to move's too).
 document.addEventListener('pointerover', e => {
   if (drag || !st) return;
   const sqEl = e.target.closest && e.target.closest('.sq'), hp = e.target.closest && e.target.closest('.hp');
   let h = null;
-  if (sqEl && sqEl.querySelector('.piece')) h = {from: sqEl.dataset.sq};
-  else if (hp && hp.dataset.hand[0] === st.turn) h = {drop: hp.dataset.hand.slice(1)};
+  const p = sqEl && parseFen(st.fen).pieces[sqEl.dataset.sq];
+  if (p) h = {from: sqEl.dataset.sq, side: p.white ? 'w' : 'b'};
+  else if (hp) h = {drop: hp.dataset.hand.slice(1), side: hp.dataset.hand[0]};
   if (JSON.stringify(h) === JSON.stringify(hover)) return;
   hover = h;
-  const hints = humanToMove() ? targetsOf(hover).map(t => t.to) : [];
+  const hints = hintsOf(hover).map(t => t.to);
   for (const el of document.querySelectorAll('#board .sq')) el.classList.toggle('hint', hints.includes(el.dataset.sq));
 });
 document.addEventListener('pointermove', e => {

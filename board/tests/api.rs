@@ -27,12 +27,26 @@ fn a_game_through_the_interface_and_its_pgn() {
     let (status, body) = http(port, "GET", "/api/info", None, "");
     assert_eq!(status, 200);
     assert!(body.contains(r#"{"name":"ito-shogi","files":1,"ranks":31,"#), "{body}");
+    // The pieces' names and moves come from the engine's `pieces`.
+    assert!(
+        body.contains(
+            r#"{"letter":"+S","name":"Bishop","moves":"swallow-slides forward or back (2nd, 4th, 6th... square)"}],"rules":"Captured pieces go to the captor's hand and may be dropped; a piece other than the King flips over (+) each time it captures."}"#
+        ),
+        "{body}"
+    );
     let (status, body) = post(port, "/api/new", "variant=ito-shogi&white=human&black=human&limit=depth&value=3");
     assert_eq!(status, 200, "{body}");
     let id = int_field(&body, "id");
     assert!(
         body.contains(
             r#""legal":["a1a2","a1a3","a13a14","a12a11","a12a14","a9a7","a8a11","a6a4","a6a10","a5a4","a5a7"]"#
+        ),
+        "{body}"
+    );
+    // Black's moves as if it were to move, for the hints of its pieces.
+    assert!(
+        body.contains(
+            r#""other_legal":["a31a29","a31a30","a19a18","a20a18","a20a21","a23a25","a24a21","a26a22","a26a28","a27a25","a27a28"]"#
         ),
         "{body}"
     );

@@ -830,7 +830,8 @@ fn pieces_are_named_and_show_their_moves() {
         b.js_str("return [...document.querySelectorAll('#legend .legend-row')].map(e => e.dataset.piece + '=' + e.querySelector('b').textContent).join(' ')")
     };
     let title = |sq: &str| b.js_str(&format!("return document.querySelector('.sq[data-sq=\"{sq}\"] .piece').title"));
-    // Every variant's legend names its pieces.
+    // Every variant's legend names its pieces, as the engine's `pieces` does
+    // (IAGO's Amazon only where its reserve may hold one).
     let legends = [
         ("chess", "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) P=Pawn (P)"),
         ("ita", "F=Flag (F) S=Squire (S) L=Leaper (L) C=Cavalry (C) R=Rook (R) B=Bishop (B) P=Pawn (P)"),
@@ -838,7 +839,7 @@ fn pieces_are_named_and_show_their_moves() {
         ("historia-sako", "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) E=Elephant (E) P=Pawn (P)"),
         (
             "iago-b",
-            "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) P=Pawn (P) M=Marshall (M) C=Cardinal (C) A=Amazon (A)",
+            "K=King (K) Q=Queen (Q) R=Rook (R) B=Bishop (B) N=Knight (N) P=Pawn (P) M=Marshall (M) C=Cardinal (C)",
         ),
     ];
     for (variant, want) in legends {
@@ -852,14 +853,27 @@ fn pieces_are_named_and_show_their_moves() {
         "White Flying Swallow (S): lands on the 2nd, 4th, 6th... square forward (stops at the first occupied landing square), or step 1 back"
     );
     assert_eq!(title("a31"), "Black King (K): step 1 forward, jump 2 forward, or step 1 back");
+    assert_eq!(
+        b.js_str("return document.querySelector('#legend p').textContent"),
+        "Captured pieces go to the captor's hand and may be dropped; a piece other than the King flips over (+) each time it captures."
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#legend .legend-row[data-piece=\"+G\"]').lastChild.textContent"),
+        "Phoenix (+G): step 1 or jump 4 forward or back"
+    );
     // Ita's letter discs say what they are.
     b.new_game("ita", "", HUMANS.0, HUMANS.1, NO_CLOCK);
+    assert_eq!(
+        b.js_str("return document.querySelector('#legend p').textContent"),
+        "No king and no check: capture both enemy Flags."
+    );
     assert_eq!(title("e2"), "White Squire (S): a non-leaping knight, or a queen of range 1 or 2");
     assert_eq!(
         title("e10"),
         "Black Flag (F): one step straight forward, never capturing; once per game one diagonal step (alley) and once a capture"
     );
-    // Hovering a piece of the side to move marks where it can go; the other side's shows nothing.
+    // Hovering a piece of the side to move marks where it can go; one of the
+    // other side marks where it could go if it were to move.
     b.new_game("chess", "", HUMANS.0, HUMANS.1, NO_CLOCK);
     let hints = || b.js_str("return [...document.querySelectorAll('.sq.hint')].map(e => e.dataset.sq).join(' ')");
     let hover = |css: &str| {
@@ -876,11 +890,28 @@ fn pieces_are_named_and_show_their_moves() {
     b.wait("document.querySelector('.sq[data-sq=\"e4\"].hint')");
     assert_eq!(hints(), "e4 e3");
     hover(".sq[data-sq=\"e7\"]");
+    b.wait("document.querySelector('.sq[data-sq=\"e5\"].hint')");
+    assert_eq!(hints(), "e6 e5");
+    hover(".sq[data-sq=\"b8\"]");
+    b.wait("document.querySelector('.sq[data-sq=\"a6\"].hint')");
+    assert_eq!(hints(), "a6 c6");
+    hover(".sq[data-sq=\"e4\"]");
     b.wait("document.querySelectorAll('.sq.hint').length === 0");
     assert_eq!(
         title("e7"),
         "Black Pawn (P): one step forward (two from its first rank), captures one step diagonally forward, en passant; promotes on the last rank"
     );
+    // Black in check from the bishop on b5: its c7 pawn may block; White's
+    // pieces show nothing (the engine refuses the position with White to
+    // move, the side not to move being in check).
+    b.new_game("chess", "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", HUMANS.0, HUMANS.1, NO_CLOCK);
+    hover(".sq[data-sq=\"c7\"]");
+    b.wait("document.querySelector('.sq[data-sq=\"c6\"].hint')");
+    assert_eq!(hints(), "c6");
+    hover(".sq[data-sq=\"g1\"]");
+    b.wait("document.querySelectorAll('.sq.hint').length === 0");
+    assert_eq!(hints(), "");
+    assert_eq!(b.js_str("return String(st.other_legal.length)"), "0");
 }
 
 #[test]
