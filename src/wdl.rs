@@ -70,21 +70,21 @@ mod tests {
 
     #[test]
     fn fitted_values() {
-        // Chess: a = 201.0, b = 240.6 (docs/wdl.md).
+        // Chess: a = 266.2, b = 294.2 (docs/wdl.md).
         let chess = model("chess");
-        assert_eq!(chess, WdlModel { a: 201.0, b: 240.6 });
-        assert_eq!(chess.wdl(Score::Cp(0)), [303, 394, 303]);
-        assert_eq!(chess.wdl(Score::Cp(35)), [334, 393, 273]);
-        assert_eq!(chess.wdl(Score::Cp(100)), [397, 380, 223]);
-        assert_eq!(chess.wdl(Score::Cp(-100)), [223, 380, 397]);
-        assert_eq!(chess.wdl(Score::Cp(300)), [601, 288, 111]);
-        assert_eq!(chess.wdl(Score::Cp(1000)), [965, 28, 7]);
-        // Ita's games are never drawn: a = 0, no draw rate.
+        assert_eq!(chess, WdlModel { a: 266.2, b: 294.2 });
+        assert_eq!(chess.wdl(Score::Cp(0)), [288, 424, 288]);
+        assert_eq!(chess.wdl(Score::Cp(35)), [313, 423, 264]);
+        assert_eq!(chess.wdl(Score::Cp(100)), [362, 414, 224]);
+        assert_eq!(chess.wdl(Score::Cp(-100)), [224, 414, 362]);
+        assert_eq!(chess.wdl(Score::Cp(300)), [529, 344, 127]);
+        assert_eq!(chess.wdl(Score::Cp(1000)), [924, 63, 13]);
+        // Ita's rules leave no draw: a = 0 (fitted drawless), no draw rate.
         let ita = model("ita");
-        assert_eq!(ita, WdlModel { a: 0.0, b: 280.0 });
+        assert_eq!(ita, WdlModel { a: 0.0, b: 290.3 });
         assert_eq!(ita.wdl(Score::Cp(0)), [500, 0, 500]);
-        assert_eq!(ita.wdl(Score::Cp(100)), [588, 0, 412]);
-        assert_eq!(ita.wdl(Score::Cp(-300)), [255, 0, 745]);
+        assert_eq!(ita.wdl(Score::Cp(100)), [585, 0, 415]);
+        assert_eq!(ita.wdl(Score::Cp(-300)), [262, 0, 738]);
     }
 
     #[test]

@@ -64,13 +64,20 @@ def nll(p, x, y):
     return -np.sum(np.log(np.maximum(prob, EPS)))
 
 
-def fit(x, y):
+def fit(x, y, drawless=False):
+    """(a, b, -log L, standard errors); drawless: a fixed at 0 (no draw rate)."""
     best = None
+    a_bounds = (0.0, 0.0) if drawless else (0.0, 5000.0)
     for a0, b0 in ((0.0, 100.0), (100.0, 100.0), (300.0, 150.0), (50.0, 300.0)):
-        r = minimize(nll, [a0, b0], args=(x, y), method="L-BFGS-B", bounds=[(0.0, 5000.0), (1.0, 5000.0)])
+        a0 = 0.0 if drawless else a0
+        r = minimize(nll, [a0, b0], args=(x, y), method="L-BFGS-B", bounds=[a_bounds, (1.0, 5000.0)])
         if best is None or r.fun < best.fun:
             best = r
     a, b = best.x
+    if drawless:
+        h = max(1e-3 * b, 0.5)
+        d2 = (nll([0.0, b + h], x, y) - 2 * best.fun + nll([0.0, b - h], x, y)) / (h * h)
+        return a, b, best.fun, [0.0, 1 / math.sqrt(d2) if d2 > 0 else float("nan")]
     return a, b, best.fun, stderr(a, b, x, y)
 
 
@@ -151,6 +158,9 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--svg")
+    ap.add_argument("--drawless", nargs="*", default=["ita"],
+                    help="variants whose rules leave no draw (default: ita): a is fixed at 0 and the "
+                         "games drawn only by datagen's ply cap are left out")
     args = ap.parse_args(argv)
     fits = []
     print("| variant | games | positions | W / D / L games | nodes | a (cp) | b (cp) | -log L / position |")
@@ -160,7 +170,11 @@ def main(argv):
         if len(x) == 0:
             print(f"{path}: no positions", file=sys.stderr)
             continue
-        a, b, fun, (sa, sb) = fit(x, y)
+        drawless = f.variant in args.drawless
+        if drawless:
+            keep = y != 1
+            x, y = x[keep], y[keep]
+        a, b, fun, (sa, sb) = fit(x, y, drawless)
         res = [g.result for g in f.games]
         wdl_games = f"{res.count(2)} / {res.count(1)} / {res.count(0)}"
         print(f"| {f.variant} | {len(f.games)} | {len(x)} | {wdl_games} | {f.settings['nodes']} "

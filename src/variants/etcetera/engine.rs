@@ -9,7 +9,7 @@ impl EngineVariant for Etcetera {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 94.6, b: 222.7 };
+    const WDL: WdlModel = WdlModel { a: 133.9, b: 190.4 };
     const BENCH: &'static [&'static str] = &[
         "gerkreg/ppppppp/3m3/3m3/3M3/3M3/PPPPPPP/GERKREG w - - 0 1",
         "1er1r2/g1pkpgp/p2m3/3G1m1/3e3/5E1/PPK1PPP/1ER1R1G w - - 0 11",

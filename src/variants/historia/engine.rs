@@ -9,7 +9,7 @@ impl EngineVariant for HistoriaSako {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 222.9, b: 223.5 };
+    const WDL: WdlModel = WdlModel { a: 288.9, b: 283.1 };
     const BENCH: &'static [&'static str] = &[
         "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1",
         "1r1eqnr1/b3pppp/pppp4/8/8/4PPPP/PPPPN1N1/BR3Q1K[RBEEkbne] w - - 0 7",

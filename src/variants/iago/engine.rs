@@ -12,7 +12,7 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE_B;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 152.8, b: 261.4 };
+    const WDL: WdlModel = WdlModel { a: 177.2, b: 249.5 };
     const BENCH: &'static [&'static str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
         "rn1qkbmr/1p1bpppp/p1p4n/3p4/3PN1P1/7N/PPPBPP1P/RM1QKBCR[c] w KQDFkqbdf - 0 7",
@@ -32,7 +32,7 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE_C;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 223.2, b: 263.7 };
+    const WDL: WdlModel = WdlModel { a: 218.4, b: 318.0 };
     const BENCH: &'static [&'static str] = &[
         "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
         "rm1qkbcr/1pp1pppp/p1n1b2n/3p4/PP6/R1NP4/2P1PPPP/MCBQKBNR[] w KCDFGkqdf - 1 7",

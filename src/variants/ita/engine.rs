@@ -26,7 +26,7 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
         if R { &super::PIECE_MOVES_REPLACEMENT } else { &super::PIECE_MOVES };
     const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 0.0, b: 280.0 };
+    const WDL: WdlModel = WdlModel { a: 0.0, b: 290.3 };
     const BENCH: &'static [&'static str] = &[
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1",
         "b3ff1s1b/c1l6l/2r4c2/1prs6/1Lpp2pp1p/6P3/P2P3P1P/2CPS1RC2/3RSF1L2/B3F4B w e1ac,f2ac,e10ac,f10ac - 20 11",
