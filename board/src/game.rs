@@ -291,13 +291,10 @@ impl Game {
         if self.clocks_now()[side] <= 0 {
             self.clocks = self.clocks_now();
             self.clocks[side] = 0;
-            let ita = self.variant.name == "ita";
-            self.flagged = Some(Outcome {
-                result: if side == 0 { "0-1" } else { "1-0" }.into(),
-                // The time result of Ita's rulings: 1 for the side out of time, 4 for the other.
-                score: ita.then(|| if side == 0 { "1:4" } else { "4:1" }.into()),
-                reason: "time".into(),
-            });
+            // The variant's result for a loss on time, as the referee gave it.
+            let plain =
+                Outcome { result: if side == 0 { "0-1" } else { "1-0" }.into(), score: None, reason: "time".into() };
+            self.flagged = Some(self.verdict.forfeit.clone().unwrap_or(plain));
             self.stop_all();
             self.ver += 1;
         }
@@ -326,7 +323,7 @@ impl Game {
         let mut moves = self.moves.clone();
         moves.push(mv.to_string());
         let verdict = self.referee.judge(&self.variant.name, &self.start_fen, &moves)?;
-        if crate::san::uses_san(&self.variant.name) {
+        if crate::san::uses_san(&self.variant) {
             let mate = verdict.outcome.as_ref().is_some_and(|o| o.reason == "checkmate");
             let check = mate || self.referee.in_check(&self.variant.name, &verdict.fen);
             self.sans.truncate(self.moves.len());

@@ -92,6 +92,9 @@ pub struct Verdict {
     /// [`Referee::other_side_moves`]).
     pub other: Vec<String>,
     pub outcome: Option<Outcome>,
+    /// The result if the side to move lost on time here, as the variant
+    /// scores a forfeit (`result forfeit`: Ita's `1:4`, a plain loss in chess).
+    pub forfeit: Option<Outcome>,
 }
 
 pub struct Referee {
@@ -154,7 +157,7 @@ impl Referee {
             position.push_str(" moves ");
             position.push_str(&moves.join(" "));
         }
-        cmds.extend([position, "fen".into(), "moves".into(), "result".into()]);
+        cmds.extend([position, "fen".into(), "moves".into(), "result".into(), "result forfeit".into()]);
         let lines = self.proc.query(&cmds, ANSWER).map_err(|e| match e {
             ProcError::Dead => "the referee process has exited".to_string(),
             e => format!("referee: {e}"),
@@ -171,10 +174,12 @@ impl Referee {
             .split_whitespace()
             .map(String::from)
             .collect();
-        let outcome = lines.iter().find_map(|l| parse_result_line(l)).ok_or("referee: no result")?;
+        let mut results = lines.iter().filter_map(|l| parse_result_line(l));
+        let outcome = results.next().ok_or("referee: no result")?;
+        let forfeit = results.next().flatten();
         let fen = fen.trim().to_string();
         let other = if outcome.is_none() { self.other_side_moves(&fen) } else { Vec::new() };
-        Ok(Verdict { fen, legal, other, outcome })
+        Ok(Verdict { fen, legal, other, outcome, forfeit })
     }
 }
 

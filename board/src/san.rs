@@ -3,11 +3,12 @@
 //! the position before the move (FEN), its legal moves and whether the move
 //! checks or mates. Other variants keep the engine's notation.
 
-/// The variants whose moves are written in SAN: chess and the 8x8 games
-/// with chess pieces (drops `Q@d1` and gates `Nc3/M` as Fairy-Stockfish
+/// Whether a variant's moves are written in SAN: those played on an 8x8
+/// board, as the referee's variant line gives it (chess and its relatives
+/// with chess pieces; drops `Q@d1` and gates `Nc3/M` as Fairy-Stockfish
 /// writes them).
-pub fn uses_san(variant: &str) -> bool {
-    matches!(variant, "chess" | "iago-b" | "iago-c" | "historia-sako")
+pub fn uses_san(variant: &crate::referee::VariantInfo) -> bool {
+    variant.files == 8 && variant.ranks == 8
 }
 
 /// A square `a1`..`z99` as (file, rank) from 0.
@@ -155,6 +156,25 @@ mod tests {
     use super::*;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// The engine's variant lines decide SAN: the four 8x8 games have it.
+    #[test]
+    fn san_for_the_8x8_variants() {
+        let lines = [
+            "chess files 8 ranks 8 pocket 0 template fairy startpos 8/8/8/8/8/8/8/8 w - - 0 1",
+            "iago-b files 8 ranks 8 pocket 2 template seirawan startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
+            "iago-c files 8 ranks 8 pocket 3 template seirawan startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
+            "historia-sako files 8 ranks 8 pocket 6 template bughouse startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
+            "ita files 10 ranks 10 pocket 0 template fairy startpos 10/10/10/10/10/10/10/10/10/10 w - - 0 1",
+            "ito-shogi files 1 ranks 31 pocket 6 template shogi startpos k/K[] w - - 0 1",
+            "etcetera files 7 ranks 8 pocket 0 template fairy startpos 7/7/7/7/7/7/7/7 w - - 0 1",
+        ];
+        let san: Vec<bool> = lines
+            .iter()
+            .map(|l| uses_san(&crate::referee::parse_variant_line(&format!("info string variant {l}")).unwrap()))
+            .collect();
+        assert_eq!(san, [true, true, true, true, false, false, false]);
+    }
 
     fn l(moves: &str) -> Vec<String> {
         moves.split_whitespace().map(String::from).collect()

@@ -113,21 +113,29 @@ fn bad_input_is_refused_and_changes_nothing() {
 #[test]
 fn the_clock_ends_a_game_and_ita_scores_it_1_4() {
     let (_board, port) = start_board(&[]);
-    // 3 s for each side; White (a person) does not move.
+    // 3 s for each side; White (a person) does not move. The referee says
+    // how a loss on time scores: Ita's 1:4, a plain 0-1 in chess.
     let (_, body) = post(port, "/api/new", "variant=ita&white=human&black=human&limit=clock&base=0.05&inc=0");
     let id = int_field(&body, "id");
     assert_eq!(int_field(&body, "white"), 3000);
+    let (_, body) = post(port, "/api/new", "variant=chess&white=human&black=human&limit=clock&base=0.05&inc=0");
+    let chess = int_field(&body, "id");
     let end = Instant::now() + Duration::from_secs(60);
-    loop {
-        std::thread::sleep(Duration::from_millis(500));
-        let (_, body) = http(port, "GET", &format!("/api/state?game={id}"), None, "");
-        if body.contains(r#""result":{"#) {
-            assert!(body.contains(r#""result":{"result":"0-1","score":"1:4","reason":"time"}"#), "{body}");
-            assert_eq!(int_field(&body, "white"), 0);
-            assert_eq!(int_field(&body, "black"), 3000);
-            break;
+    for (game, expected) in [
+        (id, r#""result":{"result":"0-1","score":"1:4","reason":"time"}"#),
+        (chess, r#""result":{"result":"0-1","score":null,"reason":"time"}"#),
+    ] {
+        loop {
+            std::thread::sleep(Duration::from_millis(500));
+            let (_, body) = http(port, "GET", &format!("/api/state?game={game}"), None, "");
+            if body.contains(r#""result":{"#) {
+                assert!(body.contains(expected), "{body}");
+                assert_eq!(int_field(&body, "white"), 0);
+                assert_eq!(int_field(&body, "black"), 3000);
+                break;
+            }
+            assert!(Instant::now() < end, "no time result: {body}");
         }
-        assert!(Instant::now() < end, "no time result: {body}");
     }
     let (s, body) = post(port, "/api/move", &format!("game={id}&move=e2e3"));
     assert_eq!(s, 422);

@@ -109,6 +109,7 @@ impl<W: Write, D: Dialect> Protocol for UciLike<'_, W, D> {
             "setoption" => self.setoption(rest),
             "position" => self.position(rest),
             "go" => self.go(rest),
+            "result" if !rest.trim().is_empty() => self.forfeit(rest),
             "d" | "fen" | "moves" | "result" | "eval" | "variant" | "pieces" => self.report(cmd),
             "bench" => self.bench(rest),
             _ => self.error(&format!("unknown command '{cmd}'")),
@@ -205,6 +206,22 @@ impl<W: Write, D: Dialect> UciLike<'_, W, D> {
             }
             Err(e) => self.error(&e),
         }
+    }
+
+    /// `result forfeit [white|black]`: the result if that side (by default
+    /// the side to move) lost on time now, as the variant scores a forfeit
+    /// (a plain loss, or a score pair where the game keeps scores), so that a
+    /// GUI with its own clock gives the variant's time result.
+    fn forfeit(&mut self, rest: &str) {
+        let side = match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            ["forfeit"] => None,
+            ["forfeit", "white"] => Some(0),
+            ["forfeit", "black"] => Some(1),
+            _ => return self.error(&format!("result: expected 'result forfeit [white|black]', got '{}'", rest.trim())),
+        };
+        let g = self.core.engine.game();
+        let o = g.forfeit(side.unwrap_or_else(|| g.side_to_move()), "time");
+        self.core.say(&format!("info string result {}", result_words(&o)));
     }
 
     /// The read-only commands, answered from the current position (the one
