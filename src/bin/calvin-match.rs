@@ -1,7 +1,7 @@
 //! calvin-match: plays games between two UCI engines, refereed by calvin's
 //! rules. See `protocol/match-runner.md` and `calvin-match --help`.
 
-use calvin::runner::config::{Command, USAGE, parse_args};
+use calvin::runner::config::{Command, parse_args, usage};
 use calvin::runner::run_match;
 
 fn main() {
@@ -11,7 +11,7 @@ fn main() {
     }
     let cfg = match parse_args(&args) {
         Ok(Command::Help) => {
-            print!("{USAGE}");
+            print!("{}", usage());
             return;
         }
         Ok(Command::Run(cfg)) => cfg,

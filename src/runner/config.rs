@@ -9,7 +9,9 @@ use crate::registry::{RuleOption, RuleOptions, VariantId};
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub const USAGE: &str = "\
+/// The help text with `{rule_options}` and `{clock_modes}` to fill in from
+/// the variants' declarations (see [`usage`]).
+const USAGE: &str = "\
 calvin-match: plays games between two UCI engines, refereed by calvin's rules.
 
 usage: calvin-match --engine cmd=CMD [name=N] [KEY=VALUE...]
@@ -20,12 +22,11 @@ engine settings (after --engine, or --each for both):
   name=N              name in the record (default: the engine's id name)
   dir=PATH            working directory
   option.NAME=VALUE   setoption sent after uciok (in order given); rule options
-                      (IagoReserve, ItaGoal, ...) are the referee's rules too,
-                      and both engines must be given the same
+{rule_options}                      are the referee's rules too, and both engines
+                      must be given the same
   variant=NAME        the UCI_Variant value this engine uses (default: --variant)
   tc=[MOVES/]BASE[+INC]  clock in seconds (BASE may be m:ss), e.g. tc=40+0.4
-  tc=ita:MODE         Ita's clock: peaceful, easy, medium, hard, hardcore
-  st=SECONDS          fixed time per move
+{clock_modes}  st=SECONDS          fixed time per move
   nodes=N, depth=N    node or depth limit sent with go
   timemargin=MS       how late a move may come before it loses on time
 
@@ -57,6 +58,33 @@ calvin-match merge FILE...
   single run prints at its end, then one JSON line (games, pentanomial, llr,
   verdict)
 ";
+
+/// `calvin-match --help`: [`USAGE`] with the rule options and the clock
+/// modes (`tc=<prefix>:MODE`) that the variants declare.
+pub fn usage() -> String {
+    let names: Vec<&str> = RuleOption::all().map(|o| o.name()).collect();
+    let mut rule_options = String::new();
+    let mut line = String::new();
+    for (i, n) in names.iter().enumerate() {
+        let word = if i + 1 < names.len() { format!("{n},") } else { n.to_string() };
+        if !line.is_empty() && 22 + line.len() + 1 + word.len() > 78 {
+            rule_options += &format!("{:22}{line}\n", "");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &word;
+    }
+    if !line.is_empty() {
+        rule_options += &format!("{:22}{line}\n", "");
+    }
+    let clock_modes: String = crate::registry::clock_modes()
+        .iter()
+        .map(|c| format!("  {:<20}{} modes: {}\n", format!("tc={}:MODE", c.tc_prefix), c.option, c.modes.join(", ")))
+        .collect();
+    USAGE.replace("{rule_options}", &rule_options).replace("{clock_modes}", &clock_modes)
+}
 
 /// One engine as given on the command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -358,6 +386,25 @@ mod tests {
         assert_eq!(c.players[1].limits.movetime_ms, Some(500));
         assert_eq!(c.players[0].limits.depth, Some(3));
         assert!(matches!(parse_args(&args(&["--help"])).unwrap(), Command::Help));
+        // The help names the rule options and clock modes the variants declare.
+        let help = usage();
+        let lines: Vec<&str> = help.lines().collect();
+        let i = lines.iter().position(|l| l.starts_with("  option.NAME=VALUE")).unwrap();
+        assert_eq!(
+            lines[i + 1..i + 6],
+            [
+                "                      IagoGating, IagoDrops, IagoReserve, IagoPromotion,",
+                "                      IagoBareKing, IagoCastlingGates, IagoNotation,",
+                "                      ItaLeaperCapture, ItaGoal",
+                "                      are the referee's rules too, and both engines",
+                "                      must be given the same",
+            ]
+        );
+        assert!(
+            lines.contains(&"  tc=ita:MODE         ItaTimeMode modes: peaceful, easy, medium, hard, hardcore"),
+            "{help}"
+        );
+        assert!(!help.contains('{'), "{help}");
         let err = |s: &[&str]| match parse_args(&args(s)) {
             Err(e) => e,
             Ok(_) => panic!("{s:?} should fail"),

@@ -76,6 +76,23 @@ pub fn parse_tc(s: &str) -> Result<Option<ClockSpec>, String> {
     Ok(Some(ClockSpec::Fixed { moves, base_ms: base, inc_ms: inc }))
 }
 
+/// The clock modes without a clock, as `tc=` names them: ` (tc=<prefix>:<mode>
+/// has no clock)`, or nothing where every mode has one.
+fn no_clock_hint() -> String {
+    let none: Vec<String> = clock_modes()
+        .iter()
+        .flat_map(|c| {
+            let free = c.modes.iter().enumerate().filter(|&(i, _)| (c.start_ms)(i, 0).is_none());
+            free.map(|(_, m)| format!("tc={}:{m}", c.tc_prefix)).collect::<Vec<_>>()
+        })
+        .collect();
+    match none.len() {
+        0 => String::new(),
+        1 => format!(" ({} has no clock)", none[0]),
+        _ => format!(" ({} have no clock)", none.join(", ")),
+    }
+}
+
 fn secs(ms: u64) -> String {
     let s = format!("{:.3}", ms as f64 / 1000.0);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -93,7 +110,7 @@ impl Limits {
     /// An engine must have some limit or it would think forever.
     pub fn validate(&self) -> Result<(), String> {
         if !self.has_clock() && self.movetime_ms.is_none() && self.nodes.is_none() && self.depth.is_none() {
-            return Err("no limit: give tc=, st=, nodes= or depth= (tc=ita:peaceful has no clock)".into());
+            return Err(format!("no limit: give tc=, st=, nodes= or depth={}", no_clock_hint()));
         }
         Ok(())
     }
@@ -287,7 +304,10 @@ mod tests {
         assert_eq!(parse_tc("ita:peaceful").unwrap(), ita(ItaMode::Peaceful));
         let peaceful = Limits { clock: parse_tc("ita:peaceful").unwrap(), ..Limits::default() };
         assert!(!peaceful.has_clock());
-        assert!(peaceful.validate().is_err());
+        assert_eq!(
+            peaceful.validate(),
+            Err("no limit: give tc=, st=, nodes= or depth= (tc=ita:peaceful has no clock)".to_string())
+        );
         assert_eq!(Clock::new(&peaceful, 0).allowed(), None);
         assert_eq!(parse_tc("inf").unwrap(), None);
         assert_eq!(
