@@ -1,12 +1,31 @@
 //! An opponent or analyser: any UCI engine, one process per role and game,
 //! driven by a worker thread that reports back to its game.
 
-use crate::proc::{Proc, ProcError, Writer};
+use calvin_uci_client::{Error, Process, Writer};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// A generous deadline for the handshake (`uciok`, `readyok`).
 const HANDSHAKE: Duration = Duration::from_secs(30);
+
+/// Starts `argv[0]` with the other words as arguments (no shell); dropping
+/// it sends `quit` and kills the engine if it has not ended within 500 ms.
+pub fn spawn(argv: &[String]) -> Result<Process, String> {
+    let program = argv.first().ok_or("empty engine command")?;
+    let mut proc = Process::spawn(argv, None, None).map_err(|e| format!("cannot start {program}: {e}"))?;
+    proc.quit_on_drop(Duration::from_millis(500));
+    Ok(proc)
+}
+
+/// A failed conversation in words; `what` names the answer awaited.
+pub fn describe(e: &Error, what: &str) -> String {
+    match e {
+        Error::Timeout => format!("the engine did not answer {what} in time"),
+        Error::Exited => "the engine process has exited".into(),
+        Error::Garbage(sent) => format!("the engine {sent}"),
+        Error::LineBreak => "a command with a line break was refused".into(),
+    }
+}
 
 /// What a worker reports to its game.
 pub enum Event {
@@ -48,7 +67,7 @@ impl EngineSlot {
     /// worker's thread, and `report` receives every event.
     pub fn start(argv: Vec<String>, variant: String, report: impl Fn(Event) -> bool + Send + 'static) -> EngineSlot {
         let name = argv.first().map(|p| p.rsplit('/').next().unwrap_or(p).to_string()).unwrap_or_default();
-        let proc = match Proc::spawn(&argv) {
+        let proc = match spawn(&argv) {
             Ok(p) => p,
             Err(e) => {
                 return EngineSlot {
@@ -104,25 +123,20 @@ impl Drop for EngineSlot {
     }
 }
 
-fn handshake(proc: &mut Proc, variant: &str) -> Result<Option<String>, String> {
-    proc.send("uci").map_err(|e| e.to_string())?;
-    let lines = proc.until("uci", HANDSHAKE, |l| l == "uciok").map_err(|e| e.to_string())?;
-    let variants: Option<Vec<&str>> = lines
-        .iter()
-        .find(|l| l.starts_with("option name UCI_Variant "))
-        .map(|l| l.split(" var ").skip(1).map(str::trim).collect());
-    match variants {
+fn handshake(proc: &mut Process, variant: &str) -> Result<Option<String>, String> {
+    let uci = proc.handshake(HANDSHAKE).map_err(|e| describe(&e, "uci"))?;
+    match uci.combo_values("UCI_Variant") {
         Some(vs) if vs.contains(&variant) => {
-            proc.send(&format!("setoption name UCI_Variant value {variant}")).map_err(|e| e.to_string())?
+            proc.send(&format!("setoption name UCI_Variant value {variant}")).map_err(|e| describe(&e, "setoption"))?
         }
         None if variant == "chess" => {}
         _ => return Err(format!("{} does not play {variant}", proc.name)),
     }
-    proc.query(&["ucinewgame".into()], HANDSHAKE).map_err(|e| e.to_string())?;
-    Ok(lines.iter().find_map(|l| l.strip_prefix("id name ")).map(|n| n.trim().chars().take(60).collect()))
+    proc.query(&["ucinewgame".into()], HANDSHAKE).map_err(|e| describe(&e, "isready"))?;
+    Ok(uci.id_name.map(|n| n.chars().take(60).collect()))
 }
 
-fn worker(mut proc: Proc, variant: String, jobs: Receiver<Job>, report: impl Fn(Event) -> bool) {
+fn worker(mut proc: Process, variant: String, jobs: Receiver<Job>, report: impl Fn(Event) -> bool) {
     let name = match handshake(&mut proc, &variant) {
         Ok(n) => n,
         Err(e) => {
@@ -157,11 +171,7 @@ fn worker(mut proc: Proc, variant: String, jobs: Receiver<Job>, report: impl Fn(
                         let _ = proc.send("stop");
                     }
                 }
-                Err(ProcError::Dead) => {
-                    report(Event::Died("the engine process has exited".into()));
-                    return;
-                }
-                Err(ProcError::Timeout(_)) => {
+                Err(Error::Timeout) => {
                     let now = Instant::now();
                     match (job.deadline, stopped_at) {
                         (Some(d), None) if now > d => {
@@ -174,6 +184,10 @@ fn worker(mut proc: Proc, variant: String, jobs: Receiver<Job>, report: impl Fn(
                         }
                         _ => {}
                     }
+                }
+                Err(e) => {
+                    report(Event::Died(describe(&e, "a line")));
+                    return;
                 }
             }
         }

@@ -9,7 +9,6 @@
 mod engine;
 mod game;
 mod json;
-mod proc;
 mod referee;
 mod san;
 mod server;

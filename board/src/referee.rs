@@ -1,7 +1,8 @@
 //! The referee: a calvin process asked, over UCI, what the variants are, which
 //! moves are legal, what the position is and whether the game is over.
 
-use crate::proc::{Proc, ProcError};
+use crate::engine::{describe, spawn};
+use calvin_uci_client::{Error, Process};
 use std::time::Duration;
 
 /// A long deadline: a loaded machine must not make the board fail.
@@ -98,16 +99,16 @@ pub struct Verdict {
 }
 
 pub struct Referee {
-    proc: Proc,
+    proc: Process,
     variant: String,
 }
 
 impl Referee {
     pub fn start(engine: &[String]) -> Result<Referee, String> {
-        let mut proc = Proc::spawn(engine)?;
+        let mut proc = spawn(engine)?;
         let lines = proc
             .query(&["uci".into(), "setoption name Hash value 1".into()], ANSWER)
-            .map_err(|e| format!("referee: {e}"))?;
+            .map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
         if !lines.iter().any(|l| l == "uciok") {
             return Err("referee: no uciok".into());
         }
@@ -116,7 +117,8 @@ impl Referee {
 
     /// The engine's variant names (the `UCI_Variant` combo) and their variant lines.
     pub fn variants(&mut self) -> Result<Vec<VariantInfo>, String> {
-        let lines = self.proc.query(&["uci".into()], ANSWER).map_err(|e| format!("referee: {e}"))?;
+        let lines =
+            self.proc.query(&["uci".into()], ANSWER).map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
         let names: Vec<String> = lines
             .iter()
             .find(|l| l.starts_with("option name UCI_Variant "))
@@ -127,7 +129,7 @@ impl Referee {
             let lines = self
                 .proc
                 .query(&[format!("setoption name UCI_Variant value {name}"), "pieces".into()], ANSWER)
-                .map_err(|e| format!("referee: {e}"))?;
+                .map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
             let mut info = lines
                 .iter()
                 .find_map(|l| parse_variant_line(l))
@@ -159,8 +161,8 @@ impl Referee {
         }
         cmds.extend([position, "fen".into(), "moves".into(), "result".into(), "result forfeit".into()]);
         let lines = self.proc.query(&cmds, ANSWER).map_err(|e| match e {
-            ProcError::Dead => "the referee process has exited".to_string(),
-            e => format!("referee: {e}"),
+            Error::Exited => "the referee process has exited".to_string(),
+            e => format!("referee: {}", describe(&e, "isready")),
         })?;
         self.variant = variant.to_string();
         if let Some(err) = lines.iter().find_map(|l| l.strip_prefix("info string error ")) {

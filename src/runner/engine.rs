@@ -125,6 +125,8 @@ impl Engine {
     fn fault(&mut self, err: Error, timeout: Duration, waiting: &str, doing: &str) -> Fault {
         match err {
             Error::Garbage(what) => Fault::new(FaultKind::Garbage, what),
+            // Only sending refuses a line break, and the runner sends its own lines.
+            Error::LineBreak => Fault::new(FaultKind::Garbage, "was sent a command with a line break"),
             Error::Exited => {
                 let st = self.proc.exit_status();
                 Fault::new(FaultKind::Crash, format!("{st} while {doing}"))

@@ -27,6 +27,9 @@ pub enum Error {
     Garbage(String),
     /// The engine closed its output (it has exited) or its input.
     Exited,
+    /// A line to send held a line break (it would have been two commands);
+    /// nothing was sent.
+    LineBreak,
 }
 
 impl std::fmt::Display for Error {
@@ -35,6 +38,7 @@ impl std::fmt::Display for Error {
             Error::Timeout => write!(f, "no answer in time"),
             Error::Garbage(what) => write!(f, "{what}"),
             Error::Exited => write!(f, "the engine process has exited"),
+            Error::LineBreak => write!(f, "a command with a line break was refused"),
         }
     }
 }
@@ -172,6 +176,9 @@ pub struct Writer(Sender<String>);
 impl Writer {
     /// Queues one line; fails once the engine no longer reads its input.
     pub fn send(&self, line: &str) -> Result<(), Error> {
+        if line.contains(['\n', '\r']) {
+            return Err(Error::LineBreak);
+        }
         self.0.send(line.to_string()).map_err(|_| Error::Exited)
     }
 }
@@ -222,6 +229,8 @@ pub struct Process {
     late: Option<(Instant, String)>,
     /// Prefix for logging the conversation to stderr.
     log: Option<String>,
+    /// On drop, `quit` and wait this long before killing.
+    quit_wait: Option<Duration>,
 }
 
 impl Process {
@@ -256,12 +265,16 @@ impl Process {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| program.clone());
-        Ok(Process { name, child, input: Some(in_tx), output: out_rx, late: None, log })
+        Ok(Process { name, child, input: Some(in_tx), output: out_rx, late: None, log, quit_wait: None })
     }
 
     /// Sends one line; fails once the engine no longer reads its input (a
-    /// dead engine is otherwise noticed when it is read from).
+    /// dead engine is otherwise noticed when it is read from). A line with a
+    /// line break in it is refused.
     pub fn send(&self, line: &str) -> Result<(), Error> {
+        if line.contains(['\n', '\r']) {
+            return Err(Error::LineBreak);
+        }
         if let Some(p) = &self.log {
             eprintln!("{p} < {line}");
         }
@@ -411,6 +424,12 @@ impl Process {
         }
     }
 
+    /// Makes dropping the process send `quit` and wait up to `wait` for the
+    /// engine to end before it is killed (by default it is killed at once).
+    pub fn quit_on_drop(&mut self, wait: Duration) {
+        self.quit_wait = Some(wait);
+    }
+
     /// The process id.
     pub fn id(&self) -> u32 {
         self.child.id()
@@ -419,6 +438,9 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        if let Some(wait) = self.quit_wait {
+            self.quit(wait);
+        }
         self.input = None;
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
@@ -516,6 +538,8 @@ done
         assert_eq!(uci.combo_values("UCI_Variant"), Some(vec!["chess", "ita"]));
         assert_eq!(Uci::option_name("option  name Move Overhead type spin"), Some("Move Overhead"));
         p.ready(T).unwrap();
+        assert_eq!(p.send("echo a\nquit"), Err(Error::LineBreak));
+        assert_eq!(p.writer().send("echo b\r"), Err(Error::LineBreak));
         let lines = p.query(&["echo a b".into(), "echo c".into()], T).unwrap();
         assert_eq!(lines, vec!["a b", "c"]);
         assert_eq!(p.until(Duration::from_millis(50), |_| true), Err(Error::Timeout));
@@ -561,6 +585,18 @@ done
         // Reaped by the drop: no process, not even a zombie, has the id.
         assert!(!alive());
         assert_eq!(w.send("stop"), Ok(()));
+        // Asked to, a drop sends quit and waits, then kills: this engine writes
+        // the line it reads to a file and sleeps on.
+        let dir = std::env::temp_dir().join(format!("calvin-uci-client-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        let script = format!("read -r cmd; echo \"$cmd\" > '{}'; exec sleep 5", dir.display());
+        let mut p = Process::spawn(&["sh".into(), "-c".into(), script], None, None).unwrap();
+        p.quit_on_drop(Duration::from_secs(1));
+        let start = Instant::now();
+        drop(p);
+        assert_eq!(std::fs::read_to_string(&dir).unwrap(), "quit\n");
+        assert!(start.elapsed() < Duration::from_secs(5), "killed after the wait, not left to sleep");
+        let _ = std::fs::remove_file(&dir);
         let e = Process::spawn(&["/nonexistent/engine".into()], None, None).err().unwrap();
         assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
         let e = Process::spawn(&[], None, None).err().unwrap();
