@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The small UCI driver the measuring tools share (ttd.py, smp.py,
-deployment.py, trajectory.py): start an engine with options, set a
+"""The UCI client the Python tools share (ttd.py, smp.py, deployment.py,
+trajectory.py, train/relabel.py): start an engine with options, set a
 position, search, read the last scored `info` line and the best move.
 
 As a script, one search and its summary line, for a quick look and the
@@ -22,27 +22,47 @@ class Result:
 
     def __init__(self):
         self.depth = self.nodes = self.score = None
+        self.mate = None  # the mate distance when the last score was a mate
+        self.cp = None  # the last score in centipawns, None when it was a mate
         self.bestmove = None
         self.seconds = 0.0
 
 
 class Engine:
-    def __init__(self, cmd, options=()):
-        """Starts `cmd` (a list) and sends `setoption` for each (name, value)."""
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, cmd, options=(), stderr=None):
+        """Starts `cmd` (a list, or a shell command line as a string) and sends
+        `setoption` for each (name, value)."""
+        self.p = subprocess.Popen(cmd, shell=isinstance(cmd, str), stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1)
         self.send("uci")
+        self.wait("uciok")
         for name, value in options:
             self.send(f"setoption name {name} value {value}")
         self.ready()
 
     def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+        try:
+            self.p.stdin.write(line + "\n")
+            self.p.stdin.flush()
+        except OSError as e:  # a closed pipe: the engine is gone
+            raise RuntimeError("the engine stopped") from e
+
+    def readline(self):
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError("the engine stopped")
+        return line
+
+    def wait(self, word):
+        """Reads up to the line that is `word` (or starts with it and a space)."""
+        while True:
+            line = self.readline().strip()
+            if line == word or line.startswith(word + " "):
+                return line
 
     def ready(self):
         self.send("isready")
-        while self.p.stdout.readline().strip() != "readyok":
-            pass
+        self.wait("readyok")
 
     def go(self, position, limit):
         """`position POSITION` (e.g. `startpos moves e2e4`), then `go LIMIT`."""
@@ -51,7 +71,12 @@ class Engine:
         r = Result()
         t0 = time.time()
         self.send("go " + limit)
-        for line in self.p.stdout:
+        while True:
+            line = self.readline()
+            m = re.search(r"\bscore (cp|mate) (-?\d+)", line)
+            if line.startswith("info") and m:
+                v = int(m.group(2))
+                r.mate, r.cp = (v, None) if m.group(1) == "mate" else (None, v)
             if line.startswith("info") and " depth " in line and " nodes " in line:
                 tok = line.split()
                 r.depth = int(tok[tok.index("depth") + 1])
@@ -67,8 +92,11 @@ class Engine:
         return r
 
     def quit(self):
-        self.send("quit")
-        self.p.wait()
+        try:
+            self.send("quit")
+            self.p.wait(timeout=5)
+        except Exception:
+            self.p.kill()
 
 
 def main(argv):

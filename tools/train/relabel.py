@@ -30,67 +30,37 @@ import argparse
 import dataclasses
 import multiprocessing as mp
 import os
-import re
 import subprocess
 import sys
 import time
 
 import calvin_data
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import uci  # noqa: E402
+
 DECISIVE = 29952
-SCORE = re.compile(r"\bscore (cp|mate) (-?\d+)")
 
 
 class Teacher:
+    """The teacher engine, through the tools' UCI client (tools/uci.py)."""
+
     def __init__(self, cmd, options, variant):
-        self.p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
         if not any(k.lower() == "threads" for k, _ in options):
             options = options + [("Threads", "1")]
-        for k, v in options:
-            self.send(f"setoption name {k} value {v}")
         if variant:
-            self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the teacher engine stopped")
-            if line.startswith(prefix):
-                return line
+            options = options + [("UCI_Variant", variant)]
+        self.e = uci.Engine(cmd, options, stderr=subprocess.DEVNULL)
 
     def score(self, fen, nodes):
         """The teacher's score of `fen` (side to move's view, cp), None for a mate or a decided score."""
-        self.send(f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
-        found = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the teacher engine stopped")
-            m = SCORE.search(line)
-            if m:
-                found = (m.group(1), int(m.group(2)))
-            if line.startswith("bestmove"):
-                break
-        if found is None or found[0] == "mate" or abs(found[1]) >= DECISIVE:
+        r = self.e.go(f"fen {fen}", f"nodes {nodes}")
+        if r.cp is None or abs(r.cp) >= DECISIVE:
             return None
-        return found[1]
+        return r.cp
 
     def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
+        self.e.quit()
 
 
 _teacher = None
