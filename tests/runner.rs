@@ -460,6 +460,24 @@ fn rule_options_reach_the_referee() {
     assert_eq!(run("iago-same", &a).code, 0);
 }
 
+/// A setting the runner would send to an engine in a `setoption` line is
+/// refused at start-up if it holds a line break (it would be two commands).
+#[test]
+fn a_line_break_in_an_engine_option_is_refused_at_start() {
+    for (setting, key) in [
+        ("option.Style=calm\nquit", "option.Style"),
+        ("option.Style=calm\r", "option.Style"),
+        ("option.Bad\nName=1", "option.Bad\\nName"),
+        ("variant=chess\nquit", "variant"),
+    ] {
+        let r = run("line-break", &fakes("", "", &["--each", setting, "--games", "2"]));
+        assert_eq!(r.code, 2, "{setting:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr, format!("calvin-match: {key}: a line break cannot be sent to an engine\n"), "{setting:?}");
+        assert_eq!(r.stdout, "");
+        assert!(r.games.is_empty());
+    }
+}
+
 /// Ita's time result (1 for the side that ran out, 4 for the other).
 #[test]
 fn ita_time_forfeit_scores_one_to_four() {

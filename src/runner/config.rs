@@ -162,6 +162,16 @@ fn seconds(key: &str, v: &str) -> Result<Duration, String> {
     parse_seconds_ms(v).map(Duration::from_millis).map_err(|e| format!("{key}: {e}"))
 }
 
+/// `text` of the engine setting `key`, refused if it holds a line break: it
+/// is sent to the engine in a UCI command, which is one line (the shared
+/// client would refuse to send it and the engine would never get it).
+fn one_line<'a>(key: &str, text: &'a str) -> Result<&'a str, String> {
+    if text.contains(['\n', '\r']) {
+        return Err(format!("{}: a line break cannot be sent to an engine", key.escape_debug()));
+    }
+    Ok(text)
+}
+
 /// Applies one `key=value` engine setting.
 pub fn apply_setting(p: &mut PlayerSpec, kv: &str) -> Result<(), String> {
     let (k, v) = kv.split_once('=').ok_or_else(|| format!("engine setting '{kv}' is not key=value"))?;
@@ -171,7 +181,7 @@ pub fn apply_setting(p: &mut PlayerSpec, kv: &str) -> Result<(), String> {
         "dir" => p.cmd.dir = Some(v.to_string()),
         "proto" if v == "uci" => {}
         "proto" => return Err(format!("proto={v}: only uci is spoken")),
-        "variant" => p.variant = Some(v.to_string()),
+        "variant" => p.variant = Some(one_line(k, v)?.to_string()),
         "tc" => p.limits.clock = parse_tc(v).map_err(|e| format!("tc: {e}"))?,
         "st" => p.limits.movetime_ms = Some(parse_seconds_ms(v).map_err(|e| format!("st: {e}"))?),
         "nodes" => p.limits.nodes = Some(num(k, v)?),
@@ -179,6 +189,7 @@ pub fn apply_setting(p: &mut PlayerSpec, kv: &str) -> Result<(), String> {
         "timemargin" => p.limits.margin_ms = num(k, v)?,
         _ => match k.strip_prefix("option.") {
             Some(name) if !name.is_empty() => {
+                one_line(k, kv)?;
                 p.cmd.options.retain(|(n, _)| n != name);
                 p.cmd.options.push((name.to_string(), v.to_string()));
             }
