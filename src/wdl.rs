@@ -85,6 +85,11 @@ mod tests {
         assert_eq!(ita.wdl(Score::Cp(0)), [500, 0, 500]);
         assert_eq!(ita.wdl(Score::Cp(100)), [585, 0, 415]);
         assert_eq!(ita.wdl(Score::Cp(-300)), [262, 0, 738]);
+        // Nor do Ito Shogi's: its data holds no game drawn by the rules.
+        let ito = model("ito-shogi");
+        assert_eq!(ito, WdlModel { a: 0.0, b: 297.4 });
+        assert_eq!(ito.wdl(Score::Cp(0)), [500, 0, 500]);
+        assert_eq!(ito.wdl(Score::Cp(100)), [583, 0, 417]);
     }
 
     #[test]

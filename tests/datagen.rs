@@ -331,6 +331,66 @@ fn the_texel_fit_fits_the_term_weights_and_prints_them() {
     assert!(text.contains("    passed: [") && text.contains("    danger_max: "), "{text}");
 }
 
+/// `tools/wdl/fit.py` fits a variant drawless when no game of its data was
+/// drawn by the rules (a ply-cap draw is datagen's adjudication), and the
+/// flags decide instead of the data.
+#[test]
+#[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
+fn the_wdl_fit_is_drawless_where_the_data_has_no_draw_by_the_rules() {
+    let python = trainer_python();
+    let (ito, chess) = (temp("wdl-ito.bin"), temp("wdl-chess.bin"));
+    // Long enough games that some end by the rules.
+    assert_eq!(datagen("ito-shogi", 6, &ito, &["--quiet", "--max-plies", "300"]).0, 0);
+    assert_eq!(datagen("chess", 6, &chess, &["--quiet", "--max-plies", "300"]).0, 0);
+    let info = |p: &Path| {
+        let (code, out, _) = calvin(&["datagen", "info", p.to_str().expect("utf-8")]);
+        assert_eq!(code, 0);
+        let line = |key: &str| out.lines().find(|l| l.starts_with(key)).expect(key).to_string();
+        let positions: usize =
+            line("games ").split_whitespace().nth(3).and_then(|n| n.parse().ok()).expect("positions");
+        (positions, line("results "), line("ends "))
+    };
+    // The data the test needs: one draw in each file, Ito Shogi's by the ply
+    // cap (its rules have no draw), chess's by the rules.
+    let (ito_positions, ito_results, ito_ends) = info(&ito);
+    let (chess_positions, chess_results, chess_ends) = info(&chess);
+    assert!(ito_results.contains(" draws 1 ") && ito_ends.contains(" ply-cap 1 "), "{ito_results} / {ito_ends}");
+    assert!(
+        chess_results.contains(" draws 1 ") && chess_ends.contains(" ply-cap 0 "),
+        "{chess_results} / {chess_ends}"
+    );
+    // Each variant's row: (positions fitted, the `a` column).
+    let fit = |flags: &[&str]| {
+        let o = Command::new(&python)
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tools/wdl/fit.py"))
+            .args([&ito, &chess])
+            .args(flags)
+            .output()
+            .expect("python runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let row = |variant: &str| {
+            let line = out.lines().find(|l| l.starts_with(&format!("| {variant} |"))).expect(variant);
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (cells[3].parse::<usize>().expect("positions"), cells[6].to_string())
+        };
+        (row("ito-shogi"), row("chess"))
+    };
+    // From the data: Ito Shogi drawless (its drawn game's positions left out),
+    // chess with a draw rate (every position).
+    let ((ito_n, ito_a), (chess_n, chess_a)) = fit(&[]);
+    assert_eq!(ito_a, "0 (drawless)");
+    assert!(ito_n < ito_positions, "{ito_n} of {ito_positions}");
+    assert!(chess_a.contains(" ± ") && !chess_a.starts_with("0.0 "), "{chess_a}");
+    assert_eq!(chess_n, chess_positions);
+    // Forced the other way round.
+    let ((ito_n, ito_a), (chess_n, chess_a)) = fit(&["--drawless", "chess", "--with-draws", "ito-shogi"]);
+    assert!(ito_a.contains(" ± "), "{ito_a}");
+    assert_eq!(ito_n, ito_positions);
+    assert_eq!(chess_a, "0 (drawless)");
+    assert!(chess_n < chess_positions, "{chess_n} of {chess_positions}");
+}
+
 /// The score of `fen` by a fresh `calvin` (empty table), `go nodes N`:
 /// centipawns, or None for a mate.
 fn fresh_score(variant: &str, fen: &str, nodes: u32) -> Option<i16> {

@@ -12,10 +12,16 @@ result is the game's, from the same side (Ita's score pairs count by their
 sign, as datagen stores them). a >= 0 keeps the draw rate non-negative.
 
     tools/train/.venv/bin/python tools/wdl/fit.py FILE... [--svg OUT.svg]
+        [--drawless VARIANT...] [--with-draws VARIANT...]
 
 Prints a Markdown table (data and parameters) and each variant's Rust
 constant; with --svg, writes the calibration plot: per score bucket the
 observed win/draw/loss rates (dots) against the model (lines).
+
+A variant none of whose games in the data was drawn by its rules (the
+games drawn only by datagen's ply cap aside) is fitted drawless: a is
+fixed at 0 and its ply-cap draws are left out. --drawless VARIANT... and
+--with-draws VARIANT... decide it instead of the data.
 """
 
 import argparse
@@ -45,6 +51,13 @@ def pairs(path):
             xs.append(r.score)
             ys.append(g.result if r.stm == 0 else 2 - g.result)
     return f, np.array(xs, dtype=float), np.array(ys, dtype=int)
+
+
+def rules_draws(games):
+    """The games drawn by the rules (not by datagen's ply cap: a game still
+    running at the cap is adjudicated a draw whatever its rules say).
+    A variant with none in its data is fitted drawless."""
+    return sum(1 for g in games if g.result == 1 and g.end == 0)
 
 
 def sigmoid(z):
@@ -158,10 +171,14 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--svg")
-    ap.add_argument("--drawless", nargs="*", default=["ita"],
-                    help="variants whose rules leave no draw (default: ita): a is fixed at 0 and the "
-                         "games drawn only by datagen's ply cap are left out")
+    ap.add_argument("--drawless", nargs="+", default=[], metavar="VARIANT",
+                    help="fit these variants drawless whatever their data holds")
+    ap.add_argument("--with-draws", nargs="+", default=[], metavar="VARIANT",
+                    help="fit these variants with a draw rate whatever their data holds")
     args = ap.parse_args(argv)
+    both = set(args.drawless) & set(args.with_draws)
+    if both:
+        ap.error(f"both --drawless and --with-draws: {' '.join(sorted(both))}")
     fits = []
     print("| variant | games | positions | W / D / L games | nodes | a (cp) | b (cp) | -log L / position |")
     print("|---|---|---|---|---|---|---|---|")
@@ -170,15 +187,21 @@ def main(argv):
         if len(x) == 0:
             print(f"{path}: no positions", file=sys.stderr)
             continue
-        drawless = f.variant in args.drawless
+        if f.variant in args.drawless or f.variant in args.with_draws:
+            drawless = f.variant in args.drawless
+        else:
+            drawless = rules_draws(f.games) == 0
         if drawless:
             keep = y != 1
             x, y = x[keep], y[keep]
+            if len(x) == 0:
+                print(f"{path}: no positions of a game not drawn", file=sys.stderr)
+                continue
         a, b, fun, (sa, sb) = fit(x, y, drawless)
         res = [g.result for g in f.games]
         wdl_games = f"{res.count(2)} / {res.count(1)} / {res.count(0)}"
         print(f"| {f.variant} | {len(f.games)} | {len(x)} | {wdl_games} | {f.settings['nodes']} "
-              f"| {a:.1f} ± {sa:.1f} | {b:.1f} ± {sb:.1f} | {fun / len(x):.4f} |")
+              f"| {'0 (drawless)' if drawless else f'{a:.1f} ± {sa:.1f}'} | {b:.1f} ± {sb:.1f} | {fun / len(x):.4f} |")
         fits.append((f.variant, a, b, x, y))
     print()
     for name, a, b, _, _ in fits:

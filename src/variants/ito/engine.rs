@@ -9,7 +9,7 @@ impl EngineVariant for ItoShogi {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
-    const WDL: WdlModel = WdlModel { a: 213.3, b: 308.0 };
+    const WDL: WdlModel = WdlModel { a: 0.0, b: 297.4 };
     const BENCH: &'static [&'static str] = &[
         "k/1/1/1/s/g/1/h/c/1/1/t/p/1/1/1/1/1/P/T/1/1/C/H/1/G/S/1/1/1/K[] w - - 0 1",
         "P/1/1/1/s/k/1/g/1/1/h/+c/1/1/1/1/1/1/P/1/T/1/S/H/1/1/1/G/K/1/1[Tc] w - - 0 11",
