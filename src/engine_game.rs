@@ -87,6 +87,8 @@ pub trait EngineGame: AnyGame {
     fn wdl_model(&self) -> WdlModel;
     /// How each piece moves in words, by letter, and the special rules.
     fn piece_moves(&self) -> (&'static [(&'static str, &'static str)], &'static str);
+    /// Whether a game record writes the moves in SAN ([`EngineVariant::SAN`]).
+    fn san(&self) -> bool;
     /// The legal captures that win material by static exchange (a piece
     /// taken that is undefended, or worth more than its taker), with what
     /// each wins: what a beginner sees (`calvin-random --greedy`).
@@ -239,5 +241,8 @@ impl<V: EngineVariant> EngineGame for Game<V> {
     }
     fn piece_moves(&self) -> (&'static [(&'static str, &'static str)], &'static str) {
         (V::PIECE_MOVES, V::RULES_NOTE)
+    }
+    fn san(&self) -> bool {
+        V::SAN
     }
 }

@@ -21,6 +21,9 @@ pub struct VariantInfo {
     /// legend's order, and the rules beyond the moves (may be empty).
     pub pieces: Vec<PieceInfo>,
     pub rules: String,
+    /// Whether the game record writes moves in SAN: the engine's
+    /// `info string notation san` (`lan`: its own move text).
+    pub san: bool,
 }
 
 /// One piece: FEN letter (`+X` for a promoted face), name and moves in words.
@@ -55,7 +58,18 @@ pub fn parse_variant_line(line: &str) -> Option<VariantInfo> {
         startpos: startpos.trim().to_string(),
         pieces: Vec::new(),
         rules: String::new(),
+        san: false,
     })
+}
+
+impl VariantInfo {
+    /// Takes what the engine's `pieces` answer says: the pieces, the rules
+    /// beyond the moves and the notation of game records.
+    pub fn read_pieces(&mut self, lines: &[String]) {
+        self.pieces = lines.iter().filter_map(|l| parse_piece_line(l)).collect();
+        self.rules = lines.iter().find_map(|l| l.strip_prefix("info string rules ")).unwrap_or_default().to_string();
+        self.san = lines.iter().any(|l| l.trim_end() == "info string notation san");
+    }
 }
 
 /// The end of a game: `1-0`, an optional score pair (Ita) and the reason.
@@ -134,9 +148,7 @@ impl Referee {
                 .iter()
                 .find_map(|l| parse_variant_line(l))
                 .ok_or(format!("referee: no variant line for {name}"))?;
-            info.pieces = lines.iter().filter_map(|l| parse_piece_line(l)).collect();
-            info.rules =
-                lines.iter().find_map(|l| l.strip_prefix("info string rules ")).unwrap_or_default().to_string();
+            info.read_pieces(&lines);
             out.push(info);
         }
         self.variant = out.last().map(|v| v.name.clone()).unwrap_or_default();

@@ -1,14 +1,14 @@
 //! Standard algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q`, `Qh4#`) for the
-//! PGN of chess and its 8x8 relatives, written from what the referee says:
-//! the position before the move (FEN), its legal moves and whether the move
-//! checks or mates. Other variants keep the engine's notation.
+//! PGN of the variants whose records are written so, written from what the
+//! referee says: the position before the move (FEN), its legal moves and
+//! whether the move checks or mates. Other variants keep the engine's notation.
 
-/// Whether a variant's moves are written in SAN: those played on an 8x8
-/// board, as the referee's variant line gives it (chess and its relatives
+/// Whether a variant's moves are written in SAN: as the engine's `pieces`
+/// answer declares it (`info string notation san`: chess and its relatives
 /// with chess pieces; drops `Q@d1` and gates `Nc3/M` as Fairy-Stockfish
-/// writes them).
+/// writes them), whatever the board's size.
 pub fn uses_san(variant: &crate::referee::VariantInfo) -> bool {
-    variant.files == 8 && variant.ranks == 8
+    variant.san
 }
 
 /// A square `a1`..`z99` as (file, rank) from 0.
@@ -157,23 +157,36 @@ mod tests {
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-    /// The engine's variant lines decide SAN: the four 8x8 games have it.
+    /// The engine's `pieces` answer decides SAN, not the board's size: an
+    /// 8x8 game declared `lan` keeps the engine's text, a 10x10 one declared
+    /// `san` gets SAN, and an engine that says nothing gets no SAN.
     #[test]
-    fn san_for_the_8x8_variants() {
-        let lines = [
-            "chess files 8 ranks 8 pocket 0 template fairy startpos 8/8/8/8/8/8/8/8 w - - 0 1",
-            "iago-b files 8 ranks 8 pocket 2 template seirawan startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
-            "iago-c files 8 ranks 8 pocket 3 template seirawan startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
-            "historia-sako files 8 ranks 8 pocket 6 template bughouse startpos 8/8/8/8/8/8/8/8[] w - - 0 1",
-            "ita files 10 ranks 10 pocket 0 template fairy startpos 10/10/10/10/10/10/10/10/10/10 w - - 0 1",
-            "ito-shogi files 1 ranks 31 pocket 6 template shogi startpos k/K[] w - - 0 1",
-            "etcetera files 7 ranks 8 pocket 0 template fairy startpos 7/7/7/7/7/7/7/7 w - - 0 1",
+    fn san_where_the_engine_declares_it() {
+        let cases = [
+            ("chess files 8 ranks 8 pocket 0 template fairy startpos 8/8/8/8/8/8/8/8 w - - 0 1", Some("san")),
+            ("mini files 8 ranks 8 pocket 0 template fairy startpos 8/8/8/8/8/8/8/8 w - - 0 1", Some("lan")),
+            (
+                "ita files 10 ranks 10 pocket 0 template fairy startpos 10/10/10/10/10/10/10/10/10/10 w - - 0 1",
+                Some("lan"),
+            ),
+            (
+                "grand files 10 ranks 10 pocket 0 template fairy startpos 10/10/10/10/10/10/10/10/10/10 w - - 0 1",
+                Some("san"),
+            ),
+            ("old files 8 ranks 8 pocket 0 template fairy startpos 8/8/8/8/8/8/8/8 w - - 0 1", None),
         ];
-        let san: Vec<bool> = lines
+        let san: Vec<bool> = cases
             .iter()
-            .map(|l| uses_san(&crate::referee::parse_variant_line(&format!("info string variant {l}")).unwrap()))
+            .map(|(line, notation)| {
+                let mut v = crate::referee::parse_variant_line(&format!("info string variant {line}")).unwrap();
+                let mut answer = vec!["info string piece K King: one step".to_string()];
+                answer.extend(notation.map(|n| format!("info string notation {n}")));
+                v.read_pieces(&answer);
+                assert_eq!(v.pieces.len(), 1);
+                uses_san(&v)
+            })
             .collect();
-        assert_eq!(san, [true, true, true, true, false, false, false]);
+        assert_eq!(san, [true, false, false, true, false]);
     }
 
     fn l(moves: &str) -> Vec<String> {

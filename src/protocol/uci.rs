@@ -336,7 +336,9 @@ pub fn parse_setoption(rest: &str) -> Result<(String, Option<String>), String> {
 /// `pieces`: one `info string piece <letter> <name>: <moves>` line per piece
 /// type of the variant (the legend's order; a piece with no description
 /// gets its name only), then `info string rules <sentence>` where the
-/// variant has rules a player must know beyond the moves.
+/// variant has rules a player must know beyond the moves, then
+/// `info string notation san` or `info string notation lan`: the notation
+/// of the variant's game records (SAN, or the engine's move text).
 fn pieces_lines(g: &dyn crate::engine_game::EngineGame) -> String {
     let defs = g.describe().pieces;
     let (moves, note) = g.piece_moves();
@@ -353,6 +355,7 @@ fn pieces_lines(g: &dyn crate::engine_game::EngineGame) -> String {
     if !note.is_empty() {
         out.push(format!("info string rules {note}"));
     }
+    out.push(format!("info string notation {}", if g.san() { "san" } else { "lan" }));
     out.join("\n")
 }
 
@@ -384,5 +387,23 @@ mod tests {
             first.flatten().as_deref(),
             Some("info string piece K King: one step in any direction; castles with a rook")
         );
+    }
+
+    #[test]
+    fn the_notation_line_follows_the_variants_declaration() {
+        let last = |v: VariantId| {
+            let text = pieces_lines(v.engine_game(&RuleOptions::default()).as_ref());
+            text.lines().last().unwrap_or_default().to_string()
+        };
+        // Every variant ends its answer with one of the two.
+        for &v in VariantId::ALL {
+            let line = last(v);
+            assert!(line == "info string notation san" || line == "info string notation lan", "{}: {line}", v.name());
+        }
+        let notation = |name: &str| VariantId::from_name(name).map(|v| last(v).replace("info string notation ", ""));
+        let names = ["chess", "iago-b", "iago-c", "historia-sako", "ita", "ito-shogi", "etcetera"];
+        let got: Vec<Option<String>> = names.iter().map(|n| notation(n)).collect();
+        let want = ["san", "san", "san", "san", "lan", "lan", "lan"].map(|n| Some(n.to_string()));
+        assert_eq!(got, want);
     }
 }

@@ -39,6 +39,12 @@ pub trait EngineVariant: Evaluator {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &[];
     /// The rules a player must know beyond the pieces' moves, in a sentence.
     const RULES_NOTE: &'static str = "";
+    /// Whether a game record (PGN) writes the variant's moves in standard
+    /// algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q`; drops `Q@d1` and
+    /// gates `Nc3/M` as Fairy-Stockfish writes them), which chess tools
+    /// read; otherwise in the engine's move text. The `pieces` command says
+    /// which (`info string notation san` or `lan`); the board follows it.
+    const SAN: bool = false;
     /// The win-rate model of `UCI_ShowWDL`, fitted to the variant's
     /// self-play games (`docs/wdl.md`).
     const WDL: WdlModel = WdlModel::DEFAULT;

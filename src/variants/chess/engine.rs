@@ -7,6 +7,7 @@ use crate::wdl::WdlModel;
 
 impl EngineVariant for Chess {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
+    const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 266.2, b: 294.2 };
     /// The standard perft suite's start, Kiwipete, position 3 and a middlegame.

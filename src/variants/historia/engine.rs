@@ -8,6 +8,7 @@ use crate::wdl::WdlModel;
 impl EngineVariant for HistoriaSako {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE;
+    const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 288.9, b: 283.1 };
     const BENCH: &'static [&'static str] = &[

@@ -11,6 +11,7 @@ use crate::wdl::WdlModel;
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE_B;
+    const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 177.2, b: 249.5 };
     const BENCH: &'static [&'static str] = &[
@@ -31,6 +32,7 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G, D, X> {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
     const RULES_NOTE: &'static str = super::RULES_NOTE_C;
+    const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 218.4, b: 318.0 };
     const BENCH: &'static [&'static str] = &[
