@@ -1,8 +1,8 @@
 //! One game on the board: its referee, its engines, its clocks and its record.
 
 use crate::engine::{EngineSlot, Event, Job};
-use crate::json::Json;
 use crate::referee::{Outcome, Referee, VariantInfo, Verdict};
+use calvin_uci_client::json::Json;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -578,7 +578,7 @@ impl Game {
         let players = (0..2)
             .map(|i| {
                 let slot = self.slots[i].as_ref();
-                Json::Obj(vec![
+                Json::obj(vec![
                     ("kind", Json::str(if self.players[i] == Player::Human { "human" } else { "engine" })),
                     ("name", Json::str(slot.map_or("Human".to_string(), |s| s.name.clone()))),
                     ("status", Json::str(slot.map_or(String::new(), |s| s.status.clone()))),
@@ -589,37 +589,37 @@ impl Game {
             .lines
             .values()
             .map(|l| {
-                Json::Obj(vec![
-                    ("multipv", Json::Int(l.multipv as i64)),
-                    ("depth", Json::Int(l.depth as i64)),
-                    ("seldepth", Json::Int(l.seldepth as i64)),
+                Json::obj(vec![
+                    ("multipv", Json::num(l.multipv as i64)),
+                    ("depth", Json::num(l.depth as i64)),
+                    ("seldepth", Json::num(l.seldepth as i64)),
                     ("score", Json::str(&l.score)),
-                    ("nodes", Json::Int(l.nodes as i64)),
-                    ("nps", Json::Int(l.nps as i64)),
-                    ("time", Json::Int(l.time as i64)),
+                    ("nodes", Json::num(l.nodes as i64)),
+                    ("nps", Json::num(l.nps as i64)),
+                    ("time", Json::num(l.time as i64)),
                     ("pv", Json::strs(&l.pv)),
-                    ("wdl", l.wdl.map_or(Json::Null, |w| Json::Arr(w.iter().map(|&x| Json::Int(x as i64)).collect()))),
+                    ("wdl", l.wdl.map_or(Json::Null, |w| Json::Arr(w.iter().map(|&x| Json::num(x as i64)).collect()))),
                 ])
             })
             .collect();
         let outcome = self.outcome().map_or(Json::Null, |o| {
-            Json::Obj(vec![
+            Json::obj(vec![
                 ("result", Json::str(&o.result)),
                 ("score", Json::opt(o.score.clone())),
                 ("reason", Json::str(&o.reason)),
             ])
         });
         let v = &self.variant;
-        Json::Obj(vec![
-            ("id", Json::Int(self.id as i64)),
-            ("ver", Json::Int(self.ver as i64)),
+        Json::obj(vec![
+            ("id", Json::num(self.id as i64)),
+            ("ver", Json::num(self.ver as i64)),
             (
                 "variant",
-                Json::Obj(vec![
+                Json::obj(vec![
                     ("name", Json::str(&v.name)),
-                    ("files", Json::Int(v.files as i64)),
-                    ("ranks", Json::Int(v.ranks as i64)),
-                    ("pocket", Json::Int(v.pocket as i64)),
+                    ("files", Json::num(v.files as i64)),
+                    ("ranks", Json::num(v.ranks as i64)),
+                    ("pocket", Json::num(v.pocket as i64)),
                     ("template", Json::str(&v.template)),
                     ("startpos", Json::str(&v.startpos)),
                 ]),
@@ -628,7 +628,7 @@ impl Game {
             ("fen", Json::str(&self.verdict.fen)),
             ("moves", Json::strs(&self.moves)),
             ("san", Json::strs(if self.sans.len() == self.moves.len() { &self.sans[..] } else { &[] })),
-            ("level", self.level.map_or(Json::Null, |l| Json::Int(l as i64))),
+            ("level", self.level.map_or(Json::Null, |l| Json::num(l as i64))),
             ("legal", Json::strs(&self.verdict.legal)),
             ("other_legal", Json::strs(&self.verdict.other)),
             ("turn", Json::str(if self.white_to_move() { "w" } else { "b" })),
@@ -638,9 +638,9 @@ impl Game {
             (
                 "clocks",
                 if matches!(self.limit, Limit::Clock { .. }) {
-                    Json::Obj(vec![
-                        ("white", Json::Int(clocks[0].max(0))),
-                        ("black", Json::Int(clocks[1].max(0))),
+                    Json::obj(vec![
+                        ("white", Json::num(clocks[0].max(0))),
+                        ("black", Json::num(clocks[1].max(0))),
                         ("running", Json::Bool(self.clock_runs())),
                     ])
                 } else {
@@ -648,7 +648,7 @@ impl Game {
                 },
             ),
             ("analysis", Json::Bool(self.analysis_on)),
-            ("multipv", Json::Int(self.multipv as i64)),
+            ("multipv", Json::num(self.multipv as i64)),
             (
                 "analyser",
                 Json::str(self.slots[ANALYSER].as_ref().map_or(String::new(), |s| format!("{} {}", s.name, s.status))),

@@ -8,7 +8,6 @@
 
 mod engine;
 mod game;
-mod json;
 mod referee;
 mod san;
 mod server;

@@ -18,8 +18,8 @@
 //! 429 when requests come faster than a person makes them.
 
 use crate::game::{Game, Limit, NewGame, Player};
-use crate::json::Json;
 use crate::referee::{Referee, VariantInfo};
+use calvin_uci_client::json::Json;
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,7 +75,7 @@ pub struct Board {
 type Answer = (u16, String);
 
 fn error(status: u16, msg: impl Into<String>) -> Answer {
-    (status, Json::Obj(vec![("error", Json::str(msg))]).to_string())
+    (status, Json::obj(vec![("error", Json::str(msg))]).write_html_safe())
 }
 
 /// `a=1&b=x%20y` into pairs (the page sends forms, never JSON).
@@ -184,7 +184,7 @@ impl Board {
                 (false, "/") | (false, "/index.html") => (200, INDEX.to_string(), "text/html; charset=utf-8"),
                 (false, "/board.js") => (200, SCRIPT.to_string(), "text/javascript; charset=utf-8"),
                 (false, "/board.css") => (200, STYLE.to_string(), "text/css; charset=utf-8"),
-                (false, "/api/info") => (200, self.info().to_string(), "application/json"),
+                (false, "/api/info") => (200, self.info().write_html_safe(), "application/json"),
                 (false, "/api/state") => {
                     let (s, b) = self.state(&parse_form(query));
                     (s, b, "application/json")
@@ -223,18 +223,18 @@ impl Board {
     }
 
     fn info(&self) -> Json {
-        Json::Obj(vec![
+        Json::obj(vec![
             (
                 "variants",
                 Json::Arr(
                     self.variants
                         .iter()
                         .map(|v| {
-                            Json::Obj(vec![
+                            Json::obj(vec![
                                 ("name", Json::str(&v.name)),
-                                ("files", Json::Int(v.files as i64)),
-                                ("ranks", Json::Int(v.ranks as i64)),
-                                ("pocket", Json::Int(v.pocket as i64)),
+                                ("files", Json::num(v.files as i64)),
+                                ("ranks", Json::num(v.ranks as i64)),
+                                ("pocket", Json::num(v.pocket as i64)),
                                 ("template", Json::str(&v.template)),
                                 ("startpos", Json::str(&v.startpos)),
                                 (
@@ -243,7 +243,7 @@ impl Board {
                                         v.pieces
                                             .iter()
                                             .map(|p| {
-                                                Json::Obj(vec![
+                                                Json::obj(vec![
                                                     ("letter", Json::str(&p.letter)),
                                                     ("name", Json::str(&p.name)),
                                                     ("moves", Json::str(&p.moves)),
@@ -278,7 +278,7 @@ impl Board {
                 let mut g = g.lock().unwrap_or_else(|e| e.into_inner());
                 g.touch();
                 g.tick();
-                (200, g.state().to_string())
+                (200, g.state().write_html_safe())
             }
             Err(e) => e,
         }
@@ -309,13 +309,13 @@ impl Board {
             _ => return error(404, "unknown action"),
         };
         match done {
-            Ok(()) => (200, g.state().to_string()),
+            Ok(()) => (200, g.state().write_html_safe()),
             Err(e) => {
                 let mut s = g.state();
                 if let Json::Obj(v) = &mut s {
-                    v.insert(0, ("error", Json::str(e)));
+                    v.insert(0, ("error".to_string(), Json::str(e)));
                 }
-                (422, s.to_string())
+                (422, s.write_html_safe())
             }
         }
     }
@@ -380,7 +380,7 @@ impl Board {
             Ok(g) => g,
             Err(e) => return error(422, e),
         };
-        let state = game.lock().unwrap_or_else(|e| e.into_inner()).state().to_string();
+        let state = game.lock().unwrap_or_else(|e| e.into_inner()).state().write_html_safe();
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(old) = form.get("replace").and_then(|r| r.parse::<u64>().ok()) {
             games.remove(&old);

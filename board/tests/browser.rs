@@ -20,135 +20,29 @@ use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(40);
 
-// ---- a minimal JSON reader (WebDriver answers) ------------------------------------
+// ---- JSON (WebDriver answers and requests): the board's own codec ------------------
 
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Value>),
-    Obj(Vec<(String, Value)>),
+use calvin_uci_client::json::Json as Value;
+
+static NULL: Value = Value::Null;
+
+/// A key of an object, `null` where there is none (so lookups chain).
+fn field<'a>(v: &'a Value, key: &str) -> &'a Value {
+    v.get(key).unwrap_or(&NULL)
 }
 
-impl Value {
-    fn get(&self, key: &str) -> &Value {
-        match self {
-            Value::Obj(v) => v.iter().find(|(k, _)| k == key).map_or(&Value::Null, |(_, x)| x),
-            _ => &Value::Null,
-        }
-    }
-    fn str(&self) -> &str {
-        match self {
-            Value::Str(s) => s,
-            _ => "",
-        }
-    }
+/// A string's text, empty for anything else.
+fn str_of(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
 }
 
+/// A WebDriver answer; a body that is not JSON reads as `null`.
 fn parse_json(s: &str) -> Value {
-    let (v, _) = value(s.trim_start().as_bytes(), 0);
-    v
-}
-
-fn ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
-}
-
-fn value(b: &[u8], i: usize) -> (Value, usize) {
-    let i = ws(b, i);
-    match b.get(i) {
-        Some(b'{') => {
-            let mut out = Vec::new();
-            let mut i = ws(b, i + 1);
-            if b.get(i) == Some(&b'}') {
-                return (Value::Obj(out), i + 1);
-            }
-            loop {
-                let (k, j) = value(b, i);
-                let j = ws(b, j) + 1; // ':'
-                let (v, j) = value(b, j);
-                out.push((k.str().to_string(), v));
-                let j = ws(b, j);
-                if b.get(j) == Some(&b',') {
-                    i = j + 1;
-                } else {
-                    return (Value::Obj(out), j + 1);
-                }
-            }
-        }
-        Some(b'[') => {
-            let mut out = Vec::new();
-            let mut i = ws(b, i + 1);
-            if b.get(i) == Some(&b']') {
-                return (Value::Arr(out), i + 1);
-            }
-            loop {
-                let (v, j) = value(b, i);
-                out.push(v);
-                let j = ws(b, j);
-                if b.get(j) == Some(&b',') {
-                    i = j + 1;
-                } else {
-                    return (Value::Arr(out), j + 1);
-                }
-            }
-        }
-        Some(b'"') => {
-            let mut s = Vec::new();
-            let mut i = i + 1;
-            while i < b.len() && b[i] != b'"' {
-                if b[i] == b'\\' {
-                    i += 1;
-                    match b[i] {
-                        b'n' => s.push(b'\n'),
-                        b't' => s.push(b'\t'),
-                        b'r' => s.push(b'\r'),
-                        b'b' | b'f' => {}
-                        b'u' => {
-                            let code = u32::from_str_radix(std::str::from_utf8(&b[i + 1..i + 5]).unwrap(), 16).unwrap();
-                            let c = char::from_u32(code).unwrap_or('\u{fffd}');
-                            s.extend_from_slice(c.to_string().as_bytes());
-                            i += 4;
-                        }
-                        c => s.push(c),
-                    }
-                } else {
-                    s.push(b[i]);
-                }
-                i += 1;
-            }
-            (Value::Str(String::from_utf8_lossy(&s).into_owned()), i + 1)
-        }
-        Some(b't') => (Value::Bool(true), i + 4),
-        Some(b'f') => (Value::Bool(false), i + 5),
-        Some(b'n') => (Value::Null, i + 4),
-        _ => {
-            let mut j = i;
-            while j < b.len() && (b[j].is_ascii_digit() || b"+-.eE".contains(&b[j])) {
-                j += 1;
-            }
-            (Value::Num(std::str::from_utf8(&b[i..j]).unwrap_or("0").parse().unwrap_or(0.0)), j)
-        }
-    }
+    Value::parse(s).unwrap_or(Value::Null)
 }
 
 fn quote(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    Value::str(s).write()
 }
 
 // ---- processes ----------------------------------------------------------------------
@@ -243,7 +137,7 @@ impl Browser {
         );
         let (status, body) = http(port, "POST", "/session", Some(&caps), "Content-Type: application/json\r\n");
         assert_eq!(status, 200, "new session: {body}");
-        let session = parse_json(&body).get("value").get("sessionId").str().to_string();
+        let session = str_of(field(field(&parse_json(&body), "value"), "sessionId")).to_string();
         Browser { _driver: driver, _profile: TempDir(profile), port, session }
     }
 
@@ -257,9 +151,10 @@ impl Browser {
         );
         let v = parse_json(&text);
         if status == 200 {
-            Ok(v.get("value").clone())
+            Ok(field(&v, "value").clone())
         } else {
-            Err(format!("{} {}", v.get("value").get("error").str(), v.get("value").get("message").str()))
+            let value = field(&v, "value");
+            Err(format!("{} {}", str_of(field(value, "error")), str_of(field(value, "message"))))
         }
     }
 
@@ -276,7 +171,7 @@ impl Browser {
     fn js_str(&self, script: &str) -> String {
         match self.js(script) {
             Value::Str(s) => s,
-            Value::Num(n) => n.to_string(),
+            Value::Num(n) => n,
             Value::Bool(b) => b.to_string(),
             Value::Null => "null".into(),
             v => format!("{v:?}"),
@@ -304,7 +199,7 @@ impl Browser {
         for _ in 0..20 {
             let found = self.cmd("POST", "/element", &format!(r#"{{"using":"css selector","value":{}}}"#, quote(css)));
             let id = match found {
-                Ok(Value::Obj(v)) => v.first().map(|(_, x)| x.str().to_string()).unwrap_or_default(),
+                Ok(Value::Obj(v)) => v.first().map(|(_, x)| str_of(x).to_string()).unwrap_or_default(),
                 Ok(_) => String::new(),
                 Err(e) => {
                     last = e;
@@ -953,8 +848,8 @@ fn split_moves() {
     assert_eq!(split_move("b1c3m"), ("b1".into(), "c3".into(), "m".into()));
     assert_eq!(split_move("a13a14"), ("a13".into(), "a14".into(), "".into()));
     assert_eq!(
-        parse_json(r#"{"a":[1,"x\"\u00e9"],"b":null}"#).get("a"),
-        &Value::Arr(vec![Value::Num(1.0), Value::Str("x\"é".into())])
+        field(&parse_json(r#"{"a":[1,"x\"\u00e9"],"b":null}"#), "a"),
+        &Value::Arr(vec![Value::num(1), Value::Str("x\"é".into())])
     );
 }
 
@@ -1059,7 +954,7 @@ fn screenshots() {
         }
         b.wait("sel");
         let png = b.cmd("GET", "/screenshot", "").unwrap();
-        std::fs::write(dir.join(format!("{variant}.png")), base64(png.str())).unwrap();
+        std::fs::write(dir.join(format!("{variant}.png")), base64(str_of(&png))).unwrap();
         if analyse {
             b.click("#analyse");
             b.wait("!st.analysis");

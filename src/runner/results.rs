@@ -12,6 +12,7 @@ use super::referee::Player;
 use super::shard::Shard;
 use super::stats::{Sprt, SprtVerdict};
 use crate::registry::RuleOption;
+use calvin_uci_client::json::Json;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -19,260 +20,6 @@ use std::path::Path;
 /// The `format` of a results file's header.
 pub const FORMAT: &str = "calvin-match results";
 pub const VERSION: u64 = 1;
-
-/// A JSON value (enough of JSON for these files: numbers keep their text).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Num(String),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    pub fn str(s: &str) -> Json {
-        Json::Str(s.to_string())
-    }
-    pub fn num(x: impl std::fmt::Display) -> Json {
-        Json::Num(x.to_string())
-    }
-    /// A float as JSON (`null` for a value JSON cannot hold).
-    pub fn float(x: f64) -> Json {
-        if x.is_finite() { Json::num(x) } else { Json::Null }
-    }
-    pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
-        Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-    }
-    pub fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-    pub fn as_u64(&self) -> Option<u64> {
-        match self {
-            Json::Num(n) => n.parse().ok(),
-            _ => None,
-        }
-    }
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Json::Num(n) => n.parse().ok(),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub fn as_arr(&self) -> Option<&[Json]> {
-        match self {
-            Json::Arr(a) => Some(a),
-            _ => None,
-        }
-    }
-
-    /// The value on one line, keys in their order.
-    pub fn write(&self) -> String {
-        let mut s = String::new();
-        self.write_to(&mut s);
-        s
-    }
-    fn write_to(&self, s: &mut String) {
-        match self {
-            Json::Null => s.push_str("null"),
-            Json::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
-            Json::Num(n) => s.push_str(n),
-            Json::Str(t) => quote(t, s),
-            Json::Arr(a) => {
-                s.push('[');
-                for (i, v) in a.iter().enumerate() {
-                    if i > 0 {
-                        s.push(',');
-                    }
-                    v.write_to(s);
-                }
-                s.push(']');
-            }
-            Json::Obj(m) => {
-                s.push('{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        s.push(',');
-                    }
-                    quote(k, s);
-                    s.push(':');
-                    v.write_to(s);
-                }
-                s.push('}');
-            }
-        }
-    }
-
-    /// Reads one JSON value (the whole of `text` but white space).
-    pub fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser { b: text.as_bytes(), at: 0 };
-        let v = p.value(0)?;
-        p.space();
-        if p.at != p.b.len() {
-            return Err(format!("unexpected text at column {}", p.at + 1));
-        }
-        Ok(v)
-    }
-}
-
-fn quote(t: &str, s: &mut String) {
-    s.push('"');
-    for c in t.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-}
-
-struct Parser<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Parser<'_> {
-    fn space(&mut self) {
-        while self.b.get(self.at).is_some_and(|c| c.is_ascii_whitespace()) {
-            self.at += 1;
-        }
-    }
-    fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("{what} at column {}", self.at + 1))
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        self.space();
-        if self.b.get(self.at) == Some(&c) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn value(&mut self, depth: usize) -> Result<Json, String> {
-        if depth > 32 {
-            return self.err("nested too deep");
-        }
-        self.space();
-        let Some(&c) = self.b.get(self.at) else { return self.err("unexpected end") };
-        match c {
-            b'{' => {
-                self.at += 1;
-                let mut m = Vec::new();
-                if self.eat(b'}') {
-                    return Ok(Json::Obj(m));
-                }
-                loop {
-                    self.space();
-                    let k = self.string()?;
-                    if !self.eat(b':') {
-                        return self.err("':' expected");
-                    }
-                    m.push((k, self.value(depth + 1)?));
-                    if self.eat(b'}') {
-                        return Ok(Json::Obj(m));
-                    }
-                    if !self.eat(b',') {
-                        return self.err("',' or '}' expected");
-                    }
-                }
-            }
-            b'[' => {
-                self.at += 1;
-                let mut a = Vec::new();
-                if self.eat(b']') {
-                    return Ok(Json::Arr(a));
-                }
-                loop {
-                    a.push(self.value(depth + 1)?);
-                    if self.eat(b']') {
-                        return Ok(Json::Arr(a));
-                    }
-                    if !self.eat(b',') {
-                        return self.err("',' or ']' expected");
-                    }
-                }
-            }
-            b'"' => self.string().map(Json::Str),
-            b't' | b'f' | b'n' => {
-                for (word, v) in [("true", Json::Bool(true)), ("false", Json::Bool(false)), ("null", Json::Null)] {
-                    if self.b[self.at..].starts_with(word.as_bytes()) {
-                        self.at += word.len();
-                        return Ok(v);
-                    }
-                }
-                self.err("unknown word")
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = self.at;
-                while self.b.get(self.at).is_some_and(|c| c.is_ascii_digit() || b"+-.eE".contains(c)) {
-                    self.at += 1;
-                }
-                let n = String::from_utf8_lossy(&self.b[start..self.at]).into_owned();
-                if n.parse::<f64>().is_err() {
-                    return self.err("bad number");
-                }
-                Ok(Json::Num(n))
-            }
-            _ => self.err("unexpected character"),
-        }
-    }
-    fn string(&mut self) -> Result<String, String> {
-        if self.b.get(self.at) != Some(&b'"') {
-            return self.err("string expected");
-        }
-        self.at += 1;
-        let mut out = Vec::new();
-        loop {
-            let Some(&c) = self.b.get(self.at) else { return self.err("unterminated string") };
-            self.at += 1;
-            match c {
-                b'"' => return String::from_utf8(out).map_err(|_| "a string is not UTF-8".to_string()),
-                b'\\' => {
-                    let Some(&e) = self.b.get(self.at) else { return self.err("unterminated string") };
-                    self.at += 1;
-                    let ch = match e {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'u' => {
-                            let hex = self.b.get(self.at..self.at + 4).and_then(|h| std::str::from_utf8(h).ok());
-                            let Some(code) = hex.and_then(|h| u32::from_str_radix(h, 16).ok()) else {
-                                return self.err("bad \\u escape");
-                            };
-                            self.at += 4;
-                            char::from_u32(code).unwrap_or('\u{fffd}')
-                        }
-                        _ => return self.err("bad escape"),
-                    };
-                    let mut buf = [0; 4];
-                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                }
-                c => out.push(c),
-            }
-        }
-    }
-}
 
 /// One game's result as the results file keeps it, from the first engine's side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -414,7 +161,7 @@ pub fn header_line(
     let openings = match &cfg.openings {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Json::str(&fnv64(&bytes))
+            Json::str(fnv64(&bytes))
         }
         None => Json::Null,
     };
@@ -426,15 +173,15 @@ pub fn header_line(
         let options = p.cmd.options.iter().map(|(n, v)| Json::Arr(vec![Json::str(n), Json::str(v)])).collect();
         Json::obj(vec![
             ("name", Json::str(&p.name)),
-            ("program", Json::str(&program(&p.cmd.cmd))),
+            ("program", Json::str(program(&p.cmd.cmd))),
             ("variant", Json::str(&p.cmd.variant)),
             ("options", Json::Arr(options)),
-            ("limits", Json::str(&format!("{} timemargin={}", p.limits.describe(), p.limits.margin_ms))),
+            ("limits", Json::str(format!("{} timemargin={}", p.limits.describe(), p.limits.margin_ms))),
         ])
     };
     let settings = Json::obj(vec![
         ("variant", Json::str(&cfg.variant)),
-        ("rules", Json::str(&rules.join(" "))),
+        ("rules", Json::str(rules.join(" "))),
         ("games", Json::num(cfg.games)),
         ("seed", Json::num(seed)),
         ("openings", openings),
@@ -453,7 +200,7 @@ pub fn header_line(
     Ok(Json::obj(vec![
         ("format", Json::str(FORMAT)),
         ("version", Json::num(VERSION)),
-        ("shard", shard.map_or(Json::Null, |s| Json::str(&s.to_string()))),
+        ("shard", shard.map_or(Json::Null, |s| Json::str(s.to_string()))),
         ("settings", settings),
         ("commands", Json::Arr(commands)),
     ])
@@ -702,21 +449,6 @@ pub fn merge_main(paths: &[String], out: &mut dyn Write) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_round_trips() {
-        let text = r#"{"a":[1,-2.5e3,true,null],"b":"x\"y\\z\n\u00e9","c":{}}"#;
-        let v = Json::parse(text).expect("parses");
-        assert_eq!(v.get("b").and_then(Json::as_str), Some("x\"y\\z\né"));
-        assert_eq!(v.get("a").and_then(Json::as_arr).map(|a| a[1].as_f64()), Some(Some(-2500.0)));
-        assert_eq!(Json::parse(&v.write()).expect("again"), v);
-        assert_eq!(v.write(), r#"{"a":[1,-2.5e3,true,null],"b":"x\"y\\z\né","c":{}}"#);
-        for bad in ["{", "[1,]", "{\"a\" 1}", "tru", "\"x", "1 2", "[-]"] {
-            assert!(Json::parse(bad).is_err(), "{bad}");
-        }
-        assert_eq!(Json::float(f64::NAN), Json::Null);
-        assert_eq!(Json::float(0.05).write(), "0.05");
-    }
 
     #[test]
     fn pairs_and_their_pentanomial() {

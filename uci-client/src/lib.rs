@@ -7,6 +7,10 @@
 //! with the instant it was read; a line that is not text (not UTF-8, control
 //! characters, longer than [`MAX_LINE`]) arrives as [`Error::Garbage`].
 //! Dropping a [`Process`] kills the engine if it is still running.
+//!
+//! [`json`]: the JSON both write (results files, the board's answers).
+
+pub mod json;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounded, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
