@@ -71,8 +71,11 @@ pub struct Position<V: Variant> {
     pub halfmove: u32,
     pub fullmove: u32,
     pub key: u64,
-    /// The rule options the variant reads at run time (a word the variant
-    /// defines; 0: the rulings). Set once for a game, carried by every move.
+    /// The rule word: every rule option of the game, packed as the variant
+    /// defines (its `rule_word`; 0: the rulings). Set once for a game,
+    /// carried by every move. The rules read it here, or, for the bits the
+    /// variant's `visit` copied into the type's const parameters
+    /// ([`Variant::TYPE_WORD`]), from those.
     pub rules: u32,
     _v: PhantomData<V>,
 }
@@ -115,13 +118,14 @@ impl<V: Variant> Position<V> {
             halfmove: 0,
             fullmove: 1,
             key: 0,
-            rules: 0,
+            rules: V::TYPE_WORD,
             _v: PhantomData,
         }
     }
 
+    /// The start position under the type's own rule word ([`Variant::TYPE_WORD`]).
     pub fn startpos() -> Self {
-        Self::startpos_with(0)
+        Self::startpos_with(V::TYPE_WORD)
     }
 
     /// The start position under the rule word `rules` (see [`Variant::start_fen`]).
@@ -378,8 +382,9 @@ impl<V: Variant> Position<V> {
         if color == 0 { l.to_string() } else { l.to_lowercase() }
     }
 
+    /// A position read from `fen` under the type's own rule word ([`Variant::TYPE_WORD`]).
     pub fn from_fen(fen: &str) -> Result<Self, String> {
-        Self::from_fen_with(fen, 0)
+        Self::from_fen_with(fen, V::TYPE_WORD)
     }
 
     /// A position read from `fen` under the rule word `rules`.

@@ -5,8 +5,12 @@
 //! [`crate::variants::EngineVariant`]).
 //!
 //! The rule options are the variants' own: each declares them in its
-//! folder ([`crate::variants::options`]); the registry only finds which
-//! variants an option concerns.
+//! folder ([`crate::variants::options`]). A game carries them in one place,
+//! its rule word: the variant's `rule_word` packs the options into it, the
+//! game's positions hold it ([`Position::rules`]), and the variant's `visit`
+//! picks the type from it (a type's const parameters are copies of some of
+//! its bits). The registry only composes the two and finds which variants an
+//! option concerns.
 //!
 //! Adding a variant: write its folder `src/variants/<name>/` (rules in
 //! `mod.rs`, evaluation terms in `eval.rs`, its `EngineVariant` impl and
@@ -19,11 +23,12 @@ pub use crate::variants::VariantVisitor;
 pub use crate::variants::options::{RuleKind, RuleOption, RuleOptions, RuleValueError};
 use crate::variants::{ClockModes, EngineVariant, NativeNotation, chess, etcetera, historia, iago, ita, ito};
 
-/// Writes [`VariantId`] from the table below: the enum, `ALL`, `name` and
-/// `visit` (one arm per variant, calling the variant's own `visit`, which
-/// picks its type by the rule options that concern it).
+/// Writes [`VariantId`] from the table below: the enum, `ALL`, `name`,
+/// `rule_word` (the variant's own, where it has rule options; 0 where it has
+/// none) and `visit_word` (one arm per variant, calling the variant's own
+/// `visit`, which picks its type from the rule word).
 macro_rules! registry {
-    ($($(#[$doc:meta])* $id:ident = $name:literal => $visit:path),* $(,)?) => {
+    ($($(#[$doc:meta])* $id:ident = $name:literal => $visit:path $([rule_word: $word:path])?),* $(,)?) => {
         /// A variant the engine plays.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum VariantId {
@@ -41,27 +46,40 @@ macro_rules! registry {
                 }
             }
 
-            /// Calls `f` with the variant's type under the rule options `rules`
-            /// (options that do not concern the variant are ignored; each
-            /// combination of a variant's options is its own monomorphised type).
-            pub fn visit<F: VariantVisitor>(self, rules: &RuleOptions, f: F) -> F::Out {
+            /// The rule word of a game of this variant under the rule options
+            /// `rules` (options that do not concern the variant are ignored):
+            /// every rule option's value as the variant's rules read it, in
+            /// the game's positions ([`Position::rules`]). Two sets of rule
+            /// options with the same word are the same game.
+            pub fn rule_word(self, rules: &RuleOptions) -> u32 {
                 match self {
-                    $(VariantId::$id => $visit(rules, f)),*
+                    $(VariantId::$id => registry!(@word rules $($word)?)),*
+                }
+            }
+
+            /// Calls `f` with the variant's type for the rule word `word`
+            /// (the variant's `visit`: its type's const parameters are bits
+            /// of the word, each combination its own monomorphised type).
+            pub fn visit_word<F: VariantVisitor>(self, word: u32, f: F) -> F::Out {
+                match self {
+                    $(VariantId::$id => $visit(word, f)),*
                 }
             }
         }
     };
+    (@word $rules:ident) => { 0 };
+    (@word $rules:ident $word:path) => { $word($rules) };
 }
 
 registry! {
     /// FIDE chess (IAGO A-class), the default.
     Chess = "chess" => chess::visit,
     /// IAGO chess, B-class: Marshall and Cardinal in reserve.
-    IagoB = "iago-b" => iago::visit_b,
+    IagoB = "iago-b" => iago::visit_b [rule_word: iago::rule_word_b],
     /// IAGO chess, C-class: Queen, Marshall and Cardinal in reserve.
-    IagoC = "iago-c" => iago::visit_c,
+    IagoC = "iago-c" => iago::visit_c [rule_word: iago::rule_word_c],
     HistoriaSako = "historia-sako" => historia::visit,
-    Ita = "ita" => ita::visit,
+    Ita = "ita" => ita::visit [rule_word: ita::rule_word],
     ItoShogi = "ito-shogi" => ito::visit,
     Etcetera = "etcetera" => etcetera::visit,
 }
@@ -69,6 +87,12 @@ registry! {
 impl VariantId {
     pub fn from_name(name: &str) -> Option<VariantId> {
         Self::ALL.iter().copied().find(|v| v.name() == name)
+    }
+
+    /// Calls `f` with the variant's type under the rule options `rules`:
+    /// the type [`VariantId::visit_word`] picks from their rule word.
+    pub fn visit<F: VariantVisitor>(self, rules: &RuleOptions, f: F) -> F::Out {
+        self.visit_word(self.rule_word(rules), f)
     }
 
     /// The rule options that concern this variant.
@@ -86,53 +110,42 @@ impl VariantId {
     /// Whether this variant can be played under `rules` (a rule option's
     /// value may suit one variant it concerns and not another).
     pub fn check_rules(self, rules: &RuleOptions) -> Result<(), RuleValueError> {
-        struct Check<'a>(&'a RuleOptions);
-        impl VariantVisitor for Check<'_> {
+        struct Check(u32);
+        impl VariantVisitor for Check {
             type Out = Result<(), RuleValueError>;
             fn visit<V: EngineVariant>(self) -> Result<(), RuleValueError> {
                 V::check_rules(self.0)
             }
         }
-        self.visit(rules, Check(rules))
-    }
-
-    /// What makes two sets of rule options the same game of this variant:
-    /// the type they select and the rule word it starts with (so `IagoReserve
-    /// MC` in iago-b is the rulings, as the option left alone).
-    pub fn rules_identity(self, rules: &RuleOptions) -> (&'static str, u32) {
-        struct Identity(RuleOptions);
-        impl VariantVisitor for Identity {
-            type Out = (&'static str, u32);
-            fn visit<V: EngineVariant>(self) -> (&'static str, u32) {
-                (std::any::type_name::<V>(), V::rule_word(&self.0))
-            }
-        }
-        self.visit(rules, Identity(*rules))
+        let word = self.rule_word(rules);
+        self.visit_word(word, Check(word))
     }
 
     /// A new game from the start position, for the engine (rules, search,
     /// evaluation).
     pub fn engine_game(self, rules: &RuleOptions) -> Box<dyn EngineGame> {
-        struct New(RuleOptions);
+        struct New(u32);
         impl VariantVisitor for New {
             type Out = Box<dyn EngineGame>;
             fn visit<V: EngineVariant>(self) -> Box<dyn EngineGame> {
-                Box::new(Game::<V>::new(Position::startpos_with(V::rule_word(&self.0))))
+                Box::new(Game::<V>::new(Position::startpos_with(self.0)))
             }
         }
-        self.visit(rules, New(*rules))
+        let word = self.rule_word(rules);
+        self.visit_word(word, New(word))
     }
 
     /// A new game from the start position, rules alone (a referee, a random mover).
     pub fn rules_game(self, rules: &RuleOptions) -> Box<dyn AnyGame> {
-        struct New(RuleOptions);
+        struct New(u32);
         impl VariantVisitor for New {
             type Out = Box<dyn AnyGame>;
             fn visit<V: EngineVariant>(self) -> Box<dyn AnyGame> {
-                Box::new(Game::<V>::new(Position::startpos_with(V::rule_word(&self.0))))
+                Box::new(Game::<V>::new(Position::startpos_with(self.0)))
             }
         }
-        self.visit(rules, New(*rules))
+        let word = self.rule_word(rules);
+        self.visit_word(word, New(word))
     }
 }
 
@@ -304,6 +317,70 @@ mod tests {
         );
         assert_eq!(r, before);
         assert_eq!(RuleOption::from_name("Hash"), None);
+    }
+
+    /// Every rule option lives in the rule word: two sets of options are the
+    /// same game exactly when their words agree, and the type each variant
+    /// picks from a word is compiled for the word's bits (`TYPE_WORD`).
+    #[test]
+    fn the_rule_word_carries_every_option_and_picks_the_type() {
+        struct TypeOf;
+        impl VariantVisitor for TypeOf {
+            type Out = (u32, &'static str, usize);
+            fn visit<V: EngineVariant>(self) -> Self::Out {
+                (V::TYPE_WORD, std::any::type_name::<V>(), V::PIECES.len())
+            }
+        }
+        let with = |set: &[(RuleOption, &str)]| {
+            let mut r = RuleOptions::default();
+            for (o, v) in set {
+                o.apply(&mut r, v).unwrap();
+            }
+            r
+        };
+        // Ita: one bit each, both copied into the type.
+        let mut ita = Vec::new();
+        for (leaper, goal) in [("igui", "home"), ("replacement", "home"), ("igui", "rank"), ("replacement", "rank")] {
+            let r = with(&[(ita::options::LEAPER_CAPTURE, leaper), (ita::options::GOAL, goal)]);
+            let word = VariantId::Ita.rule_word(&r);
+            let (type_word, name, _) = VariantId::Ita.visit_word(word, TypeOf);
+            assert_eq!(type_word, word);
+            ita.push((word, name.rsplit("::").next().unwrap_or_default().to_string()));
+        }
+        let names =
+            ["ItaRules<false, false>", "ItaRules<true, false>", "ItaRules<false, true>", "ItaRules<true, true>"];
+        assert_eq!(ita, (0..4).zip(names.map(String::from)).collect::<Vec<_>>());
+        // IAGO: gating and drops are the type's bits; any other option
+        // selects the types that read the word (`X`).
+        let (b, gating, drops) = (VariantId::IagoB, iago::rules::NO_GATING, iago::rules::NO_DROPS);
+        let mut seen = Vec::new();
+        for g in ["true", "false"] {
+            for d in ["true", "false"] {
+                for n in ["uci", "iago"] {
+                    let r =
+                        with(&[(iago::options::GATING, g), (iago::options::DROPS, d), (iago::options::NOTATION, n)]);
+                    let word = b.rule_word(&r);
+                    let (type_word, name, pieces) = b.visit_word(word, TypeOf);
+                    assert_eq!(type_word, word & (gating | drops), "{name}");
+                    assert_eq!(word & iago::rules::NOTATION != 0, n == "iago");
+                    // The types with `X` know the Amazon.
+                    assert_eq!(pieces, if n == "iago" { 9 } else { 8 }, "{name}");
+                    seen.push(name);
+                }
+            }
+        }
+        seen.dedup();
+        assert_eq!(seen.len(), 8);
+        // The class's own reserve given is the rulings: the same word.
+        let own = with(&[(iago::options::RESERVE, "mc")]);
+        assert_eq!(
+            (b.rule_word(&own), VariantId::IagoC.rule_word(&own)),
+            (0, iago::rules::word(iago::rules::Class::C, &own))
+        );
+        assert_ne!(VariantId::IagoC.rule_word(&own), 0);
+        // Variants without rule options: word 0 whatever is set.
+        let all = with(&[(iago::options::GATING, "false"), (ita::options::GOAL, "rank")]);
+        assert_eq!(VariantId::Chess.rule_word(&all), 0);
     }
 
     #[test]

@@ -119,6 +119,11 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     /// (Historia Ŝako: pawns and drop squares), not after a flip of its
     /// ranks (chess): Black's view of a square then turns its file too.
     const HALF_TURN: bool = false;
+    /// The bits of the rule word ([`Position::rules`]) this type is compiled
+    /// for: its const parameters, which the variant's `visit` copied from
+    /// the word (0 for a type without any). A position made without a rule
+    /// word (`Position::startpos`, `Position::from_fen`) starts with them.
+    const TYPE_WORD: u32 = 0;
 
     /// The start position's FEN under the rule word `rules` (see
     /// [`Position::rules`]); the rulings' [`Variant::START_FEN`] by default.

@@ -339,16 +339,31 @@ fn random_games<V: calvin::variant::Variant>(word: u32, seed: u64) {
 
 #[test]
 fn invariants_under_every_option() {
-    use calvin::variants::iago::{IagoBRules, IagoCRules};
+    use calvin::registry::{VariantId, VariantVisitor};
+    use calvin::variants::EngineVariant;
+    use calvin::variants::iago::options::DROPS;
+    /// Random games of the type the registry picks for the rule word.
+    struct Random(u32, u64);
+    impl VariantVisitor for Random {
+        type Out = usize;
+        fn visit<V: EngineVariant>(self) -> usize {
+            random_games::<V>(self.0, self.1);
+            V::PIECES.len()
+        }
+    }
+    let play = |v: VariantId, r: &RuleOptions, seed| {
+        let word = v.rule_word(r);
+        v.visit_word(word, Random(word, seed))
+    };
     let set = [(Reserve, "QMCA"), (Promo, "fide"), (Bare, "true"), (Gates, "true"), (NOTATION, "iago")];
     let r = rules(&set);
-    let (b, c) = (calvin::registry::VariantId::IagoB, calvin::registry::VariantId::IagoC);
-    let (wb, wc) = (b.rules_identity(&r).1, c.rules_identity(&r).1);
-    random_games::<IagoBRules<true, true, true>>(wb, 7);
-    random_games::<IagoCRules<true, true, true>>(wc, 11);
+    // The types with the Amazon (`X`): nine piece types.
+    assert_eq!(play(VariantId::IagoB, &r, 7), 9);
+    assert_eq!(play(VariantId::IagoC, &r, 11), 9);
     let mut r = r;
     Promo.apply(&mut r, "reserve-only").unwrap();
-    random_games::<IagoBRules<true, false, true>>(b.rules_identity(&r).1, 13);
+    DROPS.apply(&mut r, "false").unwrap();
+    assert_eq!(play(VariantId::IagoB, &r, 13), 9);
 }
 
 /// The reference counts of the rulings (`tests/perft/iago-*.perft`, from an

@@ -302,7 +302,7 @@ fn rules_of(p: &PlayerSpec) -> Result<RuleOptions, String> {
 fn match_rules(variant: &str, players: &[PlayerSpec; 2]) -> Result<RuleOptions, String> {
     let rules = [rules_of(&players[0])?, rules_of(&players[1])?];
     let same = match VariantId::from_name(variant) {
-        Some(v) => v.rules_identity(&rules[0]) == v.rules_identity(&rules[1]),
+        Some(v) => v.rule_word(&rules[0]) == v.rule_word(&rules[1]),
         None => rules[0] == rules[1],
     };
     if !same {

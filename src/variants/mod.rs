@@ -49,14 +49,9 @@ pub trait EngineVariant: Evaluator {
     /// self-play games (`docs/wdl.md`).
     const WDL: WdlModel = WdlModel::DEFAULT;
 
-    /// The rule word a game of this type starts with under `rules` (the
-    /// options its type does not settle; see [`crate::position::Position::rules`]).
-    fn rule_word(_rules: &RuleOptions) -> u32 {
-        0
-    }
-
-    /// Refuses rule options this variant cannot be played under.
-    fn check_rules(_rules: &RuleOptions) -> Result<(), RuleValueError> {
+    /// Refuses a rule word (the rule options as the variant's `rule_word`
+    /// packs them) this variant cannot be played under.
+    fn check_rules(_word: u32) -> Result<(), RuleValueError> {
         Ok(())
     }
 
@@ -96,7 +91,7 @@ pub trait EngineVariant: Evaluator {
 }
 
 /// Something to do with a variant's type: each variant's `visit` (the
-/// registry's entry) calls `visit::<V>()` with the type the rule options select.
+/// registry's entry) calls `visit::<V>()` with the type its rule word selects.
 pub trait VariantVisitor {
     type Out;
     fn visit<V: EngineVariant>(self) -> Self::Out;

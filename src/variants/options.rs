@@ -3,6 +3,8 @@
 //! name, a kind with its default, what it means, and how a value is read and
 //! written in [`RuleOptions`]. The protocols print and set them through this
 //! description alone, and the registry finds which variants they concern.
+//! A game carries its options in one place, the rule word its variant packs
+//! them into (the variant's `rule_word`; [`crate::position::Position::rules`]).
 
 use crate::variants::{iago::IagoOptions, ita::ItaOptions};
 

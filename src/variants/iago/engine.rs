@@ -1,6 +1,6 @@
 //! What the engine knows of the IAGO classes beyond their rules: bench
 //! positions (from the reference perft positions), rule options, XBoard's
-//! drop zone, and the registry's choice of type by the rule options.
+//! drop zone, and the registry's choice of type by the rule word.
 
 use super::options::RULE_OPTIONS;
 use super::rules::{self, Class};
@@ -23,10 +23,6 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
     const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
     /// Reserve pieces are dropped on the own back rank.
     const XBOARD_DROP_RANKS: Option<usize> = Some(1);
-
-    fn rule_word(rules: &RuleOptions) -> u32 {
-        rules::word(Class::B, rules)
-    }
 }
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G, D, X> {
@@ -44,14 +40,10 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
     const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
     const XBOARD_DROP_RANKS: Option<usize> = Some(1);
 
-    fn rule_word(rules: &RuleOptions) -> u32 {
-        rules::word(Class::C, rules)
-    }
-
     /// The queen's square starts empty and is filled from the reserve.
-    fn check_rules(rules: &RuleOptions) -> Result<(), RuleValueError> {
-        match rules.iago.reserve {
-            Some(0) => Err(RuleValueError(
+    fn check_rules(word: u32) -> Result<(), RuleValueError> {
+        match rules::reserve(Class::C, word) {
+            0 => Err(RuleValueError(
                 "iago-c fills the queen's square from the reserve: IagoReserve none is refused".into(),
             )),
             _ => Ok(()),
@@ -59,12 +51,11 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
     }
 }
 
-/// Calls `f` with `$rules<gating, drops, X>`, `X` when the rule word is not
-/// the rulings' (the other options are read at run time).
+/// Calls `f` with `$rules<GATING, DROPS, X>` as [`rules::type_bits`] reads
+/// them from the rule word.
 macro_rules! visit_class {
-    ($rules:ident, $class:expr, $options:expr, $f:expr) => {{
-        let x = rules::word($class, $options) != 0;
-        match ($options.iago.gating, $options.iago.drops, x) {
+    ($rules:ident, $word:expr, $f:expr) => {{
+        match rules::type_bits($word) {
             (true, true, false) => $f.visit::<$rules<true, true, false>>(),
             (true, false, false) => $f.visit::<$rules<true, false, false>>(),
             (false, true, false) => $f.visit::<$rules<false, true, false>>(),
@@ -77,12 +68,22 @@ macro_rules! visit_class {
     }};
 }
 
-/// IAGO-B under the rule options.
-pub fn visit_b<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    visit_class!(IagoBRules, Class::B, rules, f)
+/// The rule word of a game of IAGO-B under `rules`.
+pub fn rule_word_b(rules: &RuleOptions) -> u32 {
+    rules::word(Class::B, rules)
 }
 
-/// IAGO-C under the rule options.
-pub fn visit_c<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    visit_class!(IagoCRules, Class::C, rules, f)
+/// The rule word of a game of IAGO-C under `rules`.
+pub fn rule_word_c(rules: &RuleOptions) -> u32 {
+    rules::word(Class::C, rules)
+}
+
+/// IAGO-B's type for the rule word `word`.
+pub fn visit_b<F: VariantVisitor>(word: u32, f: F) -> F::Out {
+    visit_class!(IagoBRules, word, f)
+}
+
+/// IAGO-C's type for the rule word `word`.
+pub fn visit_c<F: VariantVisitor>(word: u32, f: F) -> F::Out {
+    visit_class!(IagoCRules, word, f)
 }

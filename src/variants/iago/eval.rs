@@ -44,7 +44,6 @@ mod tests {
     use crate::eval::nnue::{Network, NnueStack, feature_count};
     use crate::eval::weights::WeightsError;
     use crate::position::Position;
-    use crate::variants::EngineVariant;
     use crate::variants::RuleOptions;
     use crate::variants::iago::IagoB;
     use crate::variants::iago::IagoOptions;
@@ -55,7 +54,10 @@ mod tests {
     /// The rule word of iago-b with `reserve` (bits Q M C A).
     fn word(reserve: u8) -> u32 {
         let iago = IagoOptions { reserve: Some(reserve), ..IagoOptions::default() };
-        IagoBX::rule_word(&RuleOptions { iago, ..RuleOptions::default() })
+        crate::variants::iago::rules::word(
+            crate::variants::iago::rules::Class::B,
+            &RuleOptions { iago, ..RuleOptions::default() },
+        )
     }
 
     fn shipped() -> Network {

@@ -17,7 +17,7 @@ mod engine;
 mod eval;
 pub mod options;
 pub mod rules;
-pub use engine::{visit_b, visit_c};
+pub use engine::{rule_word_b, rule_word_c, visit_b, visit_c};
 pub use options::{IagoOptions, IagoPromotion, RESERVE_LETTERS};
 use rules::Class;
 
@@ -83,7 +83,8 @@ macro_rules! iago_variant {
         /// `IagoDrops` (the rulings: both on, the type alias without `Rules`).
         /// `X`: the other rule options are read from the position's rule word
         /// ([`rules`]), and the Amazon is a piece; without it the rulings hold
-        /// and cost nothing.
+        /// and cost nothing. All three are copies of the rule word's bits
+        /// ([`rules::type_bits`]).
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $rules<const GATING: bool, const DROPS: bool, const X: bool = false>;
 
@@ -113,6 +114,7 @@ macro_rules! iago_variant {
             // `IagoBareKing`'s seed points (a checkmate 2:0, a bared king
             // 1:0) rank on a five-point scale: below a 5:0 no game reaches.
             const SCORE_SCALE: i32 = 5;
+            const TYPE_WORD: u32 = rules::type_word(GATING, DROPS);
             // Its own tables for the Amazon of `X`.
             crate::variant_tables!(Board8x8, X);
 

@@ -1,6 +1,6 @@
 //! The IAGO rule options (both classes): the choices the IAGO system's
-//! mutable rules leave open, as the protocols name and set them. Gating and
-//! drops select the type; the others are read from the rule word ([`super::rules`]).
+//! mutable rules leave open, as the protocols name and set them. A game
+//! carries them in its rule word ([`super::rules`]).
 
 use crate::variants::options::{Access, RuleKind, RuleOption, RuleValueError};
 
@@ -80,14 +80,12 @@ macro_rules! check {
     };
 }
 
-pub const GATING: RuleOption =
-    check!("IagoGating", true, gating, "reserve pieces may enter by gating (the type: `GATING`)");
-pub const DROPS: RuleOption =
-    check!("IagoDrops", true, drops, "reserve pieces may be dropped on the own back rank (the type: `DROPS`)");
+pub const GATING: RuleOption = check!("IagoGating", true, gating, "reserve pieces may enter by gating");
+pub const DROPS: RuleOption = check!("IagoDrops", true, drops, "reserve pieces may be dropped on the own back rank");
 pub const RESERVE: RuleOption = RuleOption {
     name: "IagoReserve",
     kind: RuleKind::Text { default: "default" },
-    meaning: "the pieces each side holds in reserve at the start (the rule word)",
+    meaning: "the pieces each side holds in reserve at the start",
     access: Access::Text {
         parse: |r, v| parse_reserve(v).map(|s| r.iago.reserve = s),
         write: |r| write_reserve(r.iago.reserve),
@@ -96,17 +94,16 @@ pub const RESERVE: RuleOption = RuleOption {
 pub const PROMOTION: RuleOption = RuleOption {
     name: "IagoPromotion",
     kind: RuleKind::Combo { default: "equipment", vars: &["equipment", "reserve-only", "fide"] },
-    meaning: "what a pawn may promote to (the rule word)",
+    meaning: "what a pawn may promote to",
     access: Access::Pick { get: |r| r.iago.promotion as usize, set: |r, v| r.iago.promotion = PROMOTIONS[v] },
 };
-pub const BARE_KING: RuleOption =
-    check!("IagoBareKing", false, bare_king, "a side left with a bare king loses (the rule word)");
+pub const BARE_KING: RuleOption = check!("IagoBareKing", false, bare_king, "a side left with a bare king loses");
 pub const CASTLING_GATES: RuleOption =
-    check!("IagoCastlingGates", false, castling_gates, "castling may gate a reserve piece (the rule word)");
+    check!("IagoCastlingGates", false, castling_gates, "castling may gate a reserve piece");
 pub const NOTATION: RuleOption = RuleOption {
     name: "IagoNotation",
     kind: RuleKind::Combo { default: "uci", vars: &["uci", "iago"] },
-    meaning: "moves are written and read in the seed's own notation (the rule word)",
+    meaning: "moves are written and read in the seed's own notation",
     access: Access::Pick { get: |r| r.iago.notation as usize, set: |r, v| r.iago.notation = v == 1 },
 };
 

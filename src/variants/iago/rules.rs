@@ -1,8 +1,11 @@
-//! The IAGO rule options a game reads at run time, from its rule word
-//! ([`crate::position::Position::rules`]): the reserve at the start
-//! (`IagoReserve`), promotion (`IagoPromotion`), the bare-king rule
-//! (`IagoBareKing`) and castling gates (`IagoCastlingGates`). Only the types
-//! with `X` read it; word 0 is the rulings.
+//! The IAGO rule word ([`crate::position::Position::rules`]), which carries
+//! every IAGO rule option of a game (0: the rulings), and the rules that read
+//! it at run time: the reserve at the start (`IagoReserve`), promotion
+//! (`IagoPromotion`), the bare-king rule (`IagoBareKing`), castling gates
+//! (`IagoCastlingGates`) and the notation (`IagoNotation`). Gating and drops
+//! (`IagoGating`, `IagoDrops`) are bits of it too, which [`type_bits`] copies
+//! into the type's const parameters with `X` (whether any other bit is set:
+//! only the types with `X` read the word).
 
 use super::options::{IagoPromotion, RESERVE_LETTERS};
 use super::{AMAZON, CARDINAL, MARSHALL};
@@ -24,6 +27,25 @@ const PROMOTION_MASK: u32 = 3;
 pub const BARE_KING: u32 = 1 << 7;
 pub const CASTLING_GATES: u32 = 1 << 8;
 pub const NOTATION: u32 = 1 << 9;
+/// The bits read at run time (by the types with `X`).
+const RUN_TIME: u32 = (1 << 10) - 1;
+/// `IagoGating false` (the type's `GATING` off).
+pub const NO_GATING: u32 = 1 << 10;
+/// `IagoDrops false` (the type's `DROPS` off).
+pub const NO_DROPS: u32 = 1 << 11;
+
+/// The type's const parameters `GATING`, `DROPS`, `X` for the rule word
+/// `word`: the one place they are read from it.
+#[inline]
+pub const fn type_bits(word: u32) -> (bool, bool, bool) {
+    (word & NO_GATING == 0, word & NO_DROPS == 0, word & RUN_TIME != 0)
+}
+
+/// The rule word's bits a type's `GATING` and `DROPS` stand for
+/// (`Variant::TYPE_WORD`).
+pub const fn type_word(gating: bool, drops: bool) -> u32 {
+    (!gating as u32 * NO_GATING) | (!drops as u32 * NO_DROPS)
+}
 
 /// The piece type of each reserve letter.
 const RESERVE_TYPES: [u8; 4] = [QUEEN, MARSHALL, CARDINAL, AMAZON];
@@ -60,7 +82,7 @@ pub fn word(class: Class, rules: &RuleOptions) -> u32 {
     if rules.iago.notation {
         w |= NOTATION;
     }
-    w
+    w | type_word(rules.iago.gating, rules.iago.drops)
 }
 
 /// The reserve at the start, as a set over [`RESERVE_LETTERS`].

@@ -1,8 +1,9 @@
 //! What the engine knows of Ita beyond its rules: bench positions, the rule
 //! options, the regenerating clocks, the native square names, what XBoard
 //! must be told differently, and the registry's choice of type by the rule
-//! options.
+//! word.
 
+use super::options::{WORD_RANK_GOAL, WORD_REPLACEMENT};
 use super::{FLAG, ItaRules, ItaTimeMode, notation};
 use crate::bitboard::Bits;
 use crate::geometry::{Board10x10, Geometry};
@@ -10,7 +11,7 @@ use crate::position::Position;
 use crate::search::skill::{self, Skill};
 use crate::timeman::Limits;
 use crate::variant::{BLACK, Variant, WHITE};
-use crate::variants::{ClockModes, EngineVariant, NativeNotation, RuleOption, RuleOptions, VariantVisitor};
+use crate::variants::{ClockModes, EngineVariant, NativeNotation, RuleOption, VariantVisitor};
 use crate::wdl::WdlModel;
 
 static NATIVE: NativeNotation = NativeNotation {
@@ -98,9 +99,10 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
     }
 }
 
-/// Ita under the rule options.
-pub fn visit<F: VariantVisitor>(rules: &RuleOptions, f: F) -> F::Out {
-    match (rules.ita.leaper_replacement, rules.ita.rank_goal) {
+/// Calls `f` with Ita's type for the rule word `word` (see [`super::options`]):
+/// the one place its const parameters are read from the word.
+pub fn visit<F: VariantVisitor>(word: u32, f: F) -> F::Out {
+    match (word & WORD_REPLACEMENT != 0, word & WORD_RANK_GOAL != 0) {
         (false, false) => f.visit::<ItaRules<false, false>>(),
         (false, true) => f.visit::<ItaRules<false, true>>(),
         (true, false) => f.visit::<ItaRules<true, false>>(),

@@ -31,6 +31,7 @@ pub use clock::{ARCMIN_MS, CLOCK_MODES, DEGREE_MS, ItaTimeMode};
 pub use engine::visit;
 pub use notation::{NATIVE_FILES, canonical_to_native, move_to_canonical, move_to_native, native_to_canonical};
 pub use options::ItaOptions;
+pub use options::rule_word;
 
 pub const FLAG: u8 = 1;
 pub const SQUIRE: u8 = 2;
@@ -93,7 +94,8 @@ type Bb = u128;
 /// Leaper capture by replacement (option `ItaLeaperCapture replacement`)
 /// instead of igui; `RANK_GOAL` lets a Flag score the goal on any square of
 /// the far rank (option `ItaGoal rank`) instead of the enemy Flags' home
-/// squares. [`Ita`] is the rulings: both off.
+/// squares. Both are copies of the rule word's bits ([`options::WORD_REPLACEMENT`],
+/// [`options::WORD_RANK_GOAL`]), made by [`visit`]. [`Ita`] is the rulings: both off.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ItaRules<const REPLACEMENT: bool, const RANK_GOAL: bool>;
 
@@ -142,6 +144,8 @@ impl<const REPLACEMENT: bool, const RANK_GOAL: bool> Variant for ItaRules<REPLAC
     const REPETITION_DRAWS: bool = false;
     /// Results from 5:0 down.
     const SCORE_SCALE: i32 = 5;
+    const TYPE_WORD: u32 =
+        (REPLACEMENT as u32 * options::WORD_REPLACEMENT) | (RANK_GOAL as u32 * options::WORD_RANK_GOAL);
 
     // One table per Leaper mode (the goal option does not change them).
     crate::variant_tables!(Board10x10, REPLACEMENT);

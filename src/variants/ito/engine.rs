@@ -2,7 +2,7 @@
 
 use super::ItoShogi;
 use crate::variants::EngineVariant;
-use crate::variants::{RuleOptions, VariantVisitor};
+use crate::variants::VariantVisitor;
 use crate::wdl::WdlModel;
 
 impl EngineVariant for ItoShogi {
@@ -20,7 +20,7 @@ impl EngineVariant for ItoShogi {
     const XBOARD_NAME: Option<&'static str> = None;
 }
 
-/// The registry's entry: one type, whatever the rule options.
-pub fn visit<F: VariantVisitor>(_rules: &RuleOptions, f: F) -> F::Out {
+/// The registry's entry: no rule options (its rule word is 0), one type.
+pub fn visit<F: VariantVisitor>(_word: u32, f: F) -> F::Out {
     f.visit::<ItoShogi>()
 }
