@@ -14,12 +14,17 @@ head merges them: `calvin datagen merge`, or `calvin-match merge` with the PGNs 
 shard order. A match with `--sprt` runs its shards in a window and stops as soon as the merge of
 the finished shards 1..k (the first k in shard order, so the verdict does not depend on which
 machine was fast) decides; the shards still running are cancelled.
+
+Before shipping, a probe on each node refuses a node of another architecture than the binaries'
+and warns of a node whose CPU lacks features the head's has; a shard whose binary stops with
+SIGILL (a build for a newer CPU) stops the driver with one error that says what to build.
 """
 
 import argparse
 import hashlib
 import json
 import os
+import platform
 import re
 import signal
 import subprocess
@@ -74,9 +79,51 @@ def _substitute(arg, names):
     return re.sub(r"\{([A-Za-z0-9_.-]+)\}", lambda m: names.get(m.group(1), m.group(0)), arg)
 
 
+def _node():
+    """This worker's node: Ray's node id, the host name and the node's IP address."""
+    import ray
+
+    ctx = ray.get_runtime_context()
+    return {"id": ctx.get_node_id(), "host": platform.node(), "ip": ray.util.get_node_ip_address()}
+
+
+def _cpu_flags():
+    """The CPU's features as /proc/cpuinfo names them (empty where there is none)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("flags", "Features")):
+                return set(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return set()
+
+
+def node_info():
+    """What the head checks of a node before it ships binaries there (a task on each node)."""
+    return dict(_node(), system=platform.system(), machine=platform.machine(), flags=sorted(_cpu_flags()))
+
+
+def _failure(index, job, program, code, log, node):
+    """The error of a shard whose process failed: an illegal instruction (the shard's process's
+    own, or an engine's that calvin-match reports) says what to build."""
+    where = f"shard {index}/{job['shards']} on node {node['id'][:12]} ({node['host']}, {node['ip']})"
+    if code == -signal.SIGILL or "(SIGILL)" in log:
+        who = program if code == -signal.SIGILL else "an engine"
+        return (f"{where}: {who} stopped with SIGILL (Illegal instruction): this "
+                f"machine's CPU lacks instructions the binary was built for. The repository builds for "
+                f"the CPU it is built on (target-cpu=native in .cargo/config.toml); for a cluster of "
+                f"different machines build a portable binary on the head, e.g. "
+                f"RUSTFLAGS='-C target-cpu=x86-64-v3' cargo build --release (x86-64-v2 for CPUs "
+                f"without AVX2), and run the driver again: the shards already done are kept.")
+    how = f"was killed by signal {-code}" if code < 0 else f"exited with {code}"
+    return f"{where}: {program} {how}:\n{log}"
+
+
 def run_shard(job, index, files, die_marker=None):
     """Runs shard `index` (1-based) of `job` in a fresh directory; returns the bytes of each of
-    `job["outputs"]` and the process's output. `files`: name -> (sha256, [ObjectRef])."""
+    `job["outputs"]`, the process's output and the node it ran on (`_node`). `files`: name ->
+    (sha256, [ObjectRef])."""
+    node = _node()
     paths = {name: _cached_file(sha, ref) for name, (sha, ref) in files.items()}
     with tempfile.TemporaryDirectory(prefix="calvin-shard-") as work:
         subst = dict(paths, work=work, shard=f"{index}/{job['shards']}")
@@ -104,8 +151,13 @@ def run_shard(job, index, files, die_marker=None):
                 proc.wait()
         log = log.decode(errors="replace")
         if proc.returncode != 0:
-            raise RuntimeError(f"shard {index}/{job['shards']}: {argv[0]} exited with {proc.returncode}:\n{log}")
-        return {name: Path(p).read_bytes() for name, p in outputs.items()}, log
+            program = next((n for n, p in paths.items() if p == argv[0]), argv[0])
+            raise ShardFailed(_failure(index, job, program, proc.returncode, log, node))
+        return {name: Path(p).read_bytes() for name, p in outputs.items()}, log, node
+
+
+class ShardFailed(Exception):
+    """A shard's process failed by itself (not a lost worker): not retried, the driver stops."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,9 +225,11 @@ class Job:
     def done(self, index):
         return all(self.shard_path(index, n).exists() for n in self.spec["outputs"])
 
-    def save(self, index, outputs, log):
-        # The log first, the outputs last: a shard counts as done when all of them are there.
-        write_atomic(self.state / f"shard-{index:06d}-of-{self.shards}.log", log.encode())
+    def save(self, index, outputs, log, node):
+        # The log first (its first line names the node that played the shard), the outputs last:
+        # a shard counts as done when all of them are there.
+        head = f"cluster: shard {index}/{self.shards} played on node {node['id']} ({node['host']}, {node['ip']})\n"
+        write_atomic(self.state / f"shard-{index:06d}-of-{self.shards}.log", (head + log).encode())
         for name, data in outputs.items():
             write_atomic(self.shard_path(index, name), data)
 
@@ -190,6 +244,7 @@ class Job:
             init["num_cpus"] = self.opts.num_cpus
         ray.init(**init)
         try:
+            check_nodes(self.files, self.opts.assume_head_flags)
             cpus = int(ray.cluster_resources().get("CPU", 1))
             refs = {n: (s, [ray.put(Path(p).read_bytes())]) for n, (p, s) in self.files.items()}
             task = ray.remote(num_cpus=1, max_retries=self.opts.retries, retry_exceptions=False)(run_shard)
@@ -202,7 +257,7 @@ class Job:
                 die_dir.mkdir(exist_ok=True)
             job = {"argv": self.spec["argv"], "outputs": self.spec["outputs"], "shards": self.shards}
             window = cpus * -window if window is not None and window < 0 else window or len(todo)
-            running, stopped, started, finished = {}, False, time.time(), 0
+            running, stopped, started, finished, by_node = {}, False, time.time(), 0, {}
             while (todo or running) and not stopped:
                 while todo and len(running) < window:
                     i = todo.pop(0)
@@ -211,8 +266,18 @@ class Job:
                 ready, _ = ray.wait(list(running), num_returns=1)
                 for ref in ready:
                     i = running.pop(ref)
-                    outputs, log = ray.get(ref)
-                    self.save(i, outputs, log)
+                    try:
+                        outputs, log, node = ray.get(ref)
+                    except ray.exceptions.RayTaskError as e:
+                        # The shard's process failed by itself (its message says where and why).
+                        die(str(e.cause) if e.cause is not None else str(e))
+                    except ray.exceptions.RayError as e:
+                        # Its worker (or node) was lost on every attempt.
+                        die(f"shard {i}/{self.shards}: lost on each of its {self.opts.retries + 1} "
+                            f"attempts (--retries {self.opts.retries}): {type(e).__name__}: {e}")
+                    self.save(i, outputs, log, node)
+                    key = (node["id"][:12], node["host"], node["ip"])
+                    by_node[key] = by_node.get(key, 0) + 1
                     finished += 1
                     if finished == self.opts.stop_after:
                         print(f"cluster: stopping after {finished} shards (--stop-after)", flush=True)
@@ -223,8 +288,69 @@ class Job:
                 ray.cancel(ref, force=True)
             print(f"cluster: {self.kind}: played {finished} shards in {time.time() - started:.1f} s"
                   + (f", cancelled {len(running) + len(todo)}" if stopped else ""), flush=True)
+            if by_node:
+                print("cluster: shards by node: " + ", ".join(
+                    f"{n} on {i} ({h}, {a})" for (i, h, a), n in sorted(by_node.items())), flush=True)
         finally:
             ray.shutdown()
+
+
+# The instruction-set features that a build for the head's CPU (target-cpu=native) may use, as
+# /proc/cpuinfo names them; the head's other flags (virtualisation, power management) do not matter.
+ISA_FLAGS = {"sse3", "pni", "ssse3", "sse4_1", "sse4_2", "popcnt", "abm", "lzcnt", "avx", "avx2", "bmi1",
+             "bmi2", "fma", "f16c", "movbe", "adx", "aes", "pclmulqdq", "sha_ni", "gfni", "vaes",
+             "vpclmulqdq", "avx_vnni", "avx_vnni_int8", "asimd", "sve", "sve2"}
+
+# ELF's e_machine and the names platform.machine() gives the same architecture.
+ELF_MACHINES = {0x3E: {"x86_64", "amd64"}, 0xB7: {"aarch64", "arm64"}, 0x03: {"i386", "i686", "x86"},
+                0xF3: {"riscv64"}, 0x15: {"ppc64", "ppc64le"}}
+
+
+def elf_machine(path):
+    """The architecture names of an ELF executable (None: not ELF, or one not in the table)."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    if len(head) < 20 or head[:4] != b"\x7fELF":
+        return None
+    return ELF_MACHINES.get(int.from_bytes(head[18:20], "little" if head[5] == 1 else "big"))
+
+
+def check_nodes(files, assume_head_flags=""):
+    """Before shipping: refuses a node of another system or architecture than the shipped ELF
+    binaries', and warns of a node whose CPU lacks instruction-set features the head's CPU has (a
+    binary built here with target-cpu=native stops there with SIGILL, which the shard reports)."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    probe = ray.remote(num_cpus=0, max_retries=0)(node_info)
+    refs = [probe.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)).remote()
+            for n in nodes]
+    ready, _ = ray.wait(refs, num_returns=len(refs), timeout=120)
+    infos = []
+    for ref in ready:
+        try:
+            infos.append(ray.get(ref))
+        except ray.exceptions.RayError:
+            pass  # a node lost meanwhile: its shards go elsewhere
+    mine = (_cpu_flags() & ISA_FLAGS) | {f for f in _cpu_flags() if f.startswith("avx512")}
+    mine |= {f for f in assume_head_flags.split(",") if f}
+    arch = {name: elf_machine(path) for name, (path, _) in files.items()}
+    print(f"cluster: {len(nodes)} nodes: " + ", ".join(
+        f"{i['id'][:12]} ({i['host']}, {i['ip']}, {i['machine']})" for i in infos), flush=True)
+    for i in infos:
+        where = f"node {i['id'][:12]} ({i['host']}, {i['ip']})"
+        for name, machines in arch.items():
+            if machines is not None and (i["system"] != "Linux" or i["machine"].lower() not in machines):
+                die(f"{where} is {i['system']} {i['machine']}; {name} ({files[name][0]}) is a Linux "
+                    f"{'/'.join(sorted(machines))} binary: build one for that machine, or leave it out "
+                    f"of the cluster")
+        missing = sorted(mine - set(i["flags"]))
+        if missing:
+            print(f"cluster: warning: {where} lacks CPU features this machine has ({', '.join(missing)}): "
+                  f"a binary built here for this CPU (target-cpu=native, the repository's "
+                  f".cargo/config.toml) stops there with 'Illegal instruction'; build a portable one: "
+                  f"RUSTFLAGS='-C target-cpu=x86-64-v3' cargo build --release", file=sys.stderr, flush=True)
 
 
 def opts_address(opts):
@@ -366,6 +492,8 @@ def main(argv=None):
     ap.add_argument("--retries", type=int, default=5, help="attempts after a lost worker (default 5)")
     ap.add_argument("--die-once", default="", help=argparse.SUPPRESS)  # test hook: shards I,J,...
     ap.add_argument("--stop-after", type=int, default=0, help=argparse.SUPPRESS)  # test hook
+    # test hook: CPU features the head is taken to have besides its own (a node's check warns)
+    ap.add_argument("--assume-head-flags", default="", help=argparse.SUPPRESS)
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("datagen", help="calvin datagen, sharded; the merged file goes to --out")
     d.add_argument("--out", required=True)
