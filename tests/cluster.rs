@@ -385,8 +385,8 @@ fn a_two_node_cluster_shares_the_shards_and_survives_losing_a_node() {
         .output()
         .expect("calvin datagen");
     assert!(single.status.success(), "{}", text(&single));
-    // A head and a worker, one CPU each, with token authentication (Ray 2.60's default for
-    // `ray start --head`) on a free port. Ray's sockets live under the temp directories: a short
+    // A head and a worker, one CPU each, with token authentication (as tools/cluster/README.md
+    // sets a cluster up) on a free port. Ray's sockets live under the temp directories: a short
     // path (a socket's path has at most 107 bytes).
     let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("port").port();
     let mut random = [0u8; 32];
