@@ -163,7 +163,7 @@ fn declared() -> impl Iterator<Item = (Option<&'static NativeNotation>, Option<&
 }
 
 /// The native notations the variants declare, each once, in the registry's
-/// order: each is an engine option (`canonical` or `native`).
+/// order (see [`NativeNotation`] for how each is chosen and applied).
 pub fn native_notations() -> Vec<&'static NativeNotation> {
     let mut out: Vec<&'static NativeNotation> = Vec::new();
     for n in declared().filter_map(|d| d.0) {
@@ -270,9 +270,18 @@ mod tests {
         }
         assert_eq!(concerns(ita::options::LEAPER_CAPTURE), ["ita"]);
         assert_eq!(concerns(ita::options::GOAL), ["ita"]);
-        let engine_options: Vec<&str> =
+        let declared: Vec<&str> =
             native_notations().iter().map(|n| n.option).chain(clock_modes().iter().map(|c| c.option)).collect();
-        assert_eq!(engine_options, ["ItaNotation", "ItaTimeMode"]);
+        assert_eq!(declared, ["IagoNotation", "ItaNotation", "ItaTimeMode"]);
+        // A native notation the position writes is chosen by the rule option
+        // of its name, with its values.
+        for n in native_notations() {
+            if let crate::variants::NativeWriter::Position(o) = n.writer {
+                assert_eq!(o.name(), n.option);
+                assert_eq!(o.kind(), RuleKind::Combo { default: n.values[0], vars: &n.values });
+                assert!(RuleOption::all().any(|r| r == o), "{}", n.option);
+            }
+        }
         let names: Vec<&str> = RuleOption::all().map(RuleOption::name).collect();
         assert_eq!(
             names,

@@ -142,8 +142,10 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
         false
     }
 
-    /// The move's text in a notation of the variant's own that the game's
-    /// rule options chose (IAGO's `IagoNotation iago`); `None`: the canonical
+    /// The move's text in the variant's native notation where only the
+    /// position can write it and the game's rule word chose it (IAGO's
+    /// `IagoNotation iago`, declared as
+    /// [`crate::variants::NativeWriter::Position`]); `None`: the canonical
     /// text. The engine writes it (`bestmove`, `pv`) and reads it besides the
     /// canonical one.
     fn native_move_text(_pos: &Position<Self>, _m: Move) -> Option<String> {

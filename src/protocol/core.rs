@@ -46,7 +46,8 @@ pub fn ends_on_its_own(l: &Limits, side: usize) -> bool {
 pub struct Core<W: Write> {
     pub engine: Engine,
     pub out: W,
-    /// Moves and `d` use the variant's native square names (option `ItaNotation`).
+    /// Moves and `d` use the variant's native square names (option
+    /// `ItaNotation`: a native notation of squares, see `options.rs`).
     pub native_notation: bool,
     /// `info` lines carry `wdl W D L` after the score (option `UCI_ShowWDL`).
     pub show_wdl: bool,
@@ -223,7 +224,14 @@ impl<W: Write> Core<W> {
 
     /// The move converter for `mode`, the current variant and options.
     pub fn move_text(&self, mode: Mode) -> MoveText {
-        let native = self.engine.game().native_notation().filter(|_| self.native_notation && mode != Mode::Cecp);
+        // The one place a native notation of squares is applied (a notation
+        // the position writes comes written: `NativeWriter::Position`).
+        let native = self
+            .engine
+            .game()
+            .native_notation()
+            .filter(|_| self.native_notation && mode != Mode::Cecp)
+            .and_then(|n| Some((n.option, n.squares()?)));
         MoveText { mode, native, zero_based_ranks: mode == Mode::Cecp && self.engine.game().describe().ranks == 10 }
     }
 }

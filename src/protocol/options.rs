@@ -8,6 +8,7 @@ use crate::engine::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_
 use crate::errors::OptionError;
 use crate::registry::{RuleKind, RuleOption, VARIANTS, clock_modes, native_notations};
 use crate::search::skill;
+use crate::variants::{NativeNotation, NativeWriter};
 use std::io::Write;
 
 pub enum Kind {
@@ -43,9 +44,6 @@ pub const MAX_MULTIPV: usize = 256;
 
 /// `EvalFile`'s default: the built-in weights (see [`crate::engine::Engine::set_eval_file`]).
 pub const EVAL_FILE_DEFAULT: &str = "<default>";
-
-/// The values of a variant's native-notation option (`ItaNotation`).
-const NOTATIONS: [&str; 2] = ["canonical", "native"];
 
 /// The name an option has in a mode (USI prefixes the standard ones).
 pub fn mode_name(name: &'static str, mode: Mode) -> &'static str {
@@ -95,12 +93,19 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
             },
         },
     ];
-    // The variants' own engine options: native notations, then clock modes.
+    // The variants' own engine options: native notations of squares (a
+    // notation the position writes is a rule option, listed with them
+    // below), then clock modes.
     let combo = |vars: &[&str]| Kind::Combo {
         default: vars.first().map_or(String::new(), |d| d.to_string()),
         vars: vars.iter().map(|s| s.to_string()).collect(),
     };
-    opts.extend(native_notations().into_iter().map(|n| Opt { name: n.option, kind: combo(&NOTATIONS) }));
+    opts.extend(
+        native_notations()
+            .into_iter()
+            .filter(|n| n.squares().is_some())
+            .map(|n| Opt { name: n.option, kind: combo(&n.values) }),
+    );
     opts.extend(clock_modes().into_iter().map(|c| Opt { name: c.option, kind: combo(c.modes) }));
     opts.push(Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } });
     // The rule options describe themselves (registry.rs).
@@ -238,12 +243,7 @@ impl<W: Write> Core<W> {
             }
             _ => {
                 if let Some(n) = native_notations().into_iter().find(|n| n.option.eq_ignore_ascii_case(name)) {
-                    self.native_notation = match word.as_deref() {
-                        Some("canonical") => false,
-                        Some("native") => true,
-                        _ => return Err(choice(n.option, "canonical or native")),
-                    };
-                    Ok(())
+                    return self.set_native_notation(n, value);
                 } else if let Some(c) = clock_modes().into_iter().find(|c| c.option.eq_ignore_ascii_case(name)) {
                     match word {
                         Some(v) if c.find(&v).is_some() => {
@@ -261,6 +261,31 @@ impl<W: Write> Core<W> {
             }
         }?;
         Ok(Changed::Nothing)
+    }
+
+    /// Sets a variant's native notation option, the one way both kinds are
+    /// chosen: a renaming of squares is the protocol's to apply
+    /// ([`super::text::MoveText`]); a notation the position writes is set
+    /// as the rule option that carries it in the rule word.
+    fn set_native_notation(&mut self, n: &'static NativeNotation, value: Option<&str>) -> Result<Changed, OptionError> {
+        match n.writer {
+            NativeWriter::Position(option) => self.set_rule_option(option, value),
+            NativeWriter::Squares(_) => {
+                let word = value.map(|v| v.trim().to_ascii_lowercase());
+                let [canonical, native] = n.values;
+                self.native_notation = match word.as_deref() {
+                    Some(v) if v == canonical => false,
+                    Some(v) if v == native => true,
+                    _ => {
+                        return Err(OptionError::Choice {
+                            name: n.option,
+                            choices: format!("{canonical} or {native}"),
+                        });
+                    }
+                };
+                Ok(Changed::Nothing)
+            }
+        }
     }
 
     /// Sets a rule option; the variants it concerns start again from their

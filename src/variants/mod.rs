@@ -71,7 +71,8 @@ pub trait EngineVariant: Evaluator {
     fn skill(skill: crate::search::skill::Skill) -> crate::search::skill::Skill {
         skill
     }
-    /// The variant's own square names, where it has them.
+    /// The variant's native notation, where it has one (Ita's square
+    /// names, IAGO's seed notation): see [`NativeNotation`].
     fn native_notation() -> Option<&'static NativeNotation> {
         None
     }
@@ -135,16 +136,56 @@ impl std::fmt::Debug for ClockModes {
     }
 }
 
-/// A variant's own notation of squares in moves (Ita's native file names).
+/// A variant's native notation: its own way of writing moves, which an
+/// option chooses instead of the canonical text. The one declaration every
+/// native notation goes through ([`EngineVariant::native_notation`]); the
+/// registry collects them ([`crate::registry::native_notations`]) and the
+/// protocol sets the option through it (`protocol/options.rs`). Notation is
+/// not a rule: it never changes which moves are legal. Where the choice is
+/// carried and where the text is made depends on what writing it needs
+/// ([`NativeWriter`]; `docs/design.md`, "Native notation").
 pub struct NativeNotation {
-    /// The name of the option that switches it on.
+    /// The option that chooses it.
     pub option: &'static str,
+    /// The option's values: the canonical notation's name (the default),
+    /// then the native one's.
+    pub values: [&'static str; 2],
+    /// How the native text is made.
+    pub writer: NativeWriter,
+}
+
+/// How a native notation's text is made, and so where it is applied.
+pub enum NativeWriter {
+    /// A renaming of the squares of the canonical text (Ita's file names),
+    /// which needs no position: the option is an engine option and the
+    /// protocol applies it to every move it writes and reads
+    /// (`protocol::text::MoveText`).
+    Squares(SquareNames),
+    /// A text only the position can write (IAGO's needs the piece moved,
+    /// whether it captures, the castling side): the rules layer writes it
+    /// ([`crate::variant::Variant::native_move_text`]) wherever a move
+    /// becomes text (search lines, perft, the referee's game), and the
+    /// choice reaches those places in the game's rule word, set by this
+    /// rule option.
+    Position(RuleOption),
+}
+
+/// A variant's own names of squares in moves (Ita's native file names).
+pub struct SquareNames {
     /// The native names of the files, a first.
     pub file_names: &'static [&'static str],
     /// A canonical move text in native squares; `None` if it is not a move of two squares.
     pub move_to_native: fn(&str) -> Option<String>,
     /// A native move text in canonical squares.
     pub move_to_canonical: fn(&str) -> Option<String>,
-    /// A canonical square name in native form.
-    pub square_to_native: fn(&str) -> Option<&'static str>,
+}
+
+impl NativeNotation {
+    /// The square names the protocol applies, where the notation is one.
+    pub fn squares(&self) -> Option<&SquareNames> {
+        match &self.writer {
+            NativeWriter::Squares(s) => Some(s),
+            NativeWriter::Position(_) => None,
+        }
+    }
 }

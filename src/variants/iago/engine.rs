@@ -2,11 +2,19 @@
 //! positions (from the reference perft positions), rule options, XBoard's
 //! drop zone, and the registry's choice of type by the rule word.
 
-use super::options::RULE_OPTIONS;
+use super::options::{NOTATION, NOTATION_VALUES, RULE_OPTIONS};
 use super::rules::{self, Class};
 use super::{IagoBRules, IagoCRules};
-use crate::variants::{EngineVariant, RuleOption, RuleOptions, RuleValueError, VariantVisitor};
+use crate::variants::{
+    EngineVariant, NativeNotation, NativeWriter, RuleOption, RuleOptions, RuleValueError, VariantVisitor,
+};
 use crate::wdl::WdlModel;
+
+/// The seed's notation (`Bc1-e3&C`): the position writes it
+/// ([`rules::iago_text`]), chosen by the rule option `IagoNotation` in the
+/// rule word (`docs/design.md`, "Native notation", says why).
+static NATIVE: NativeNotation =
+    NativeNotation { option: "IagoNotation", values: NOTATION_VALUES, writer: NativeWriter::Position(NOTATION) };
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G, D, X> {
     const PIECE_MOVES: &'static [(&'static str, &'static str)] = &super::PIECE_MOVES;
@@ -23,6 +31,10 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
     const RULE_OPTIONS: &'static [RuleOption] = RULE_OPTIONS;
     /// Reserve pieces are dropped on the own back rank.
     const XBOARD_DROP_RANKS: Option<usize> = Some(1);
+
+    fn native_notation() -> Option<&'static NativeNotation> {
+        Some(&NATIVE)
+    }
 }
 
 impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G, D, X> {
@@ -48,6 +60,9 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
             )),
             _ => Ok(()),
         }
+    }
+    fn native_notation() -> Option<&'static NativeNotation> {
+        Some(&NATIVE)
     }
 }
 

@@ -100,9 +100,15 @@ pub const PROMOTION: RuleOption = RuleOption {
 pub const BARE_KING: RuleOption = check!("IagoBareKing", false, bare_king, "a side left with a bare king loses");
 pub const CASTLING_GATES: RuleOption =
     check!("IagoCastlingGates", false, castling_gates, "castling may gate a reserve piece");
+/// `IagoNotation`'s values: the canonical notation, then the seed's.
+pub const NOTATION_VALUES: [&str; 2] = ["uci", "iago"];
+/// The seed's notation (the variant's native notation, declared in
+/// `engine.rs`): a rule option only because the rule word is what carries
+/// it to every place a move becomes text (`docs/design.md`, "Native
+/// notation"); it changes no rule.
 pub const NOTATION: RuleOption = RuleOption {
     name: "IagoNotation",
-    kind: RuleKind::Combo { default: "uci", vars: &["uci", "iago"] },
+    kind: RuleKind::Combo { default: NOTATION_VALUES[0], vars: &NOTATION_VALUES },
     meaning: "moves are written and read in the seed's own notation",
     access: Access::Pick { get: |r| r.iago.notation as usize, set: |r, v| r.iago.notation = v == 1 },
 };

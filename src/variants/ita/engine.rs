@@ -11,15 +11,20 @@ use crate::position::Position;
 use crate::search::skill::{self, Skill};
 use crate::timeman::Limits;
 use crate::variant::{BLACK, Variant, WHITE};
-use crate::variants::{ClockModes, EngineVariant, NativeNotation, RuleOption, VariantVisitor};
+use crate::variants::{
+    ClockModes, EngineVariant, NativeNotation, NativeWriter, RuleOption, SquareNames, VariantVisitor,
+};
 use crate::wdl::WdlModel;
 
+/// Ita's native square names: an engine option the protocol applies.
 static NATIVE: NativeNotation = NativeNotation {
     option: "ItaNotation",
-    file_names: &notation::NATIVE_FILES,
-    move_to_native: notation::move_to_native,
-    move_to_canonical: notation::move_to_canonical,
-    square_to_native: notation::canonical_to_native,
+    values: ["canonical", "native"],
+    writer: NativeWriter::Squares(SquareNames {
+        file_names: &notation::NATIVE_FILES,
+        move_to_native: notation::move_to_native,
+        move_to_canonical: notation::move_to_canonical,
+    }),
 };
 
 impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
