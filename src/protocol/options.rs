@@ -110,6 +110,12 @@ pub fn options(current_variant: &str) -> Vec<Opt> {
     opts.push(Opt { name: "EvalFile", kind: Kind::File { default: EVAL_FILE_DEFAULT.into() } });
     // The rule options describe themselves (registry.rs).
     opts.extend(RuleOption::all().map(|r| Opt { name: r.name(), kind: rule_kind(r.kind()) }));
+    // The search's tunable numbers, in the `tune` build only.
+    #[cfg(feature = "tune")]
+    opts.extend(crate::search::params::tune::TUNABLES.iter().map(|t| Opt {
+        name: t.name,
+        kind: Kind::Spin { default: i64::from(t.default), min: i64::from(t.min), max: i64::from(t.max) },
+    }));
     opts
 }
 
@@ -242,6 +248,19 @@ impl<W: Write> Core<W> {
                 return Ok(Changed::Weights(self.engine.set_eval_file(value)?));
             }
             _ => {
+                #[cfg(feature = "tune")]
+                if let Some(t) = crate::search::params::tune::find(name) {
+                    let v = signed(value)?;
+                    if !(i64::from(t.min)..=i64::from(t.max)).contains(&v) {
+                        return Err(OptionError::Between {
+                            name: t.name,
+                            min: i64::from(t.min),
+                            max: i64::from(t.max),
+                        });
+                    }
+                    t.set(v as i32);
+                    return Ok(Changed::Nothing);
+                }
                 if let Some(n) = native_notations().into_iter().find(|n| n.option.eq_ignore_ascii_case(name)) {
                     return self.set_native_notation(n, value);
                 } else if let Some(c) = clock_modes().into_iter().find(|c| c.option.eq_ignore_ascii_case(name)) {

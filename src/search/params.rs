@@ -1,4 +1,97 @@
 //! The search's tunable numbers, each named for what it does.
+//!
+//! The pruning and reduction margins are declared once in [`tunables!`]: in
+//! the default build each is a `const`; built with the cargo feature `tune`
+//! (`cargo build --release --features tune`), the search reads them at run
+//! time from [`tune`], and the engine offers each as a UCI spin option
+//! `TUNE_<NAME>` (for an SPSA tuning run, `calvin-match --spsa`). The search
+//! names them through [`tp!`], which is the `const` itself in the default build.
+
+/// Declares the tunable numbers: `NAME: type = default[ / scale], min..=max;`.
+/// An option's value is an integer; a number with a scale is the option's
+/// value divided by it (`LMR_BASE: f64 = 50 / 100` is 0.5, option value 50).
+macro_rules! tunables {
+    ($($(#[$m:meta])* $name:ident : $ty:ty = $default:literal $(/ $scale:literal)?, $min:literal ..= $max:literal;)*) => {
+        $(
+            $(#[$m])*
+            #[allow(clippy::unnecessary_cast)]
+            pub const $name: $ty = $default as $ty $(/ ($scale as $ty))?;
+        )*
+
+        /// The tunable numbers as run-time values (the `tune` build).
+        #[cfg(feature = "tune")]
+        pub mod tune {
+            use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
+            /// One tunable number: its option name, default and bounds (as
+            /// the option's integer).
+            pub struct Tunable {
+                pub name: &'static str,
+                pub default: i32,
+                pub min: i32,
+                pub max: i32,
+                cell: &'static AtomicI32,
+            }
+
+            impl Tunable {
+                pub fn get(&self) -> i32 {
+                    self.cell.load(Relaxed)
+                }
+
+                /// Sets the value (the caller checks the bounds) and rebuilds
+                /// what depends on it.
+                pub fn set(&self, v: i32) {
+                    self.cell.store(v, Relaxed);
+                    super::rebuild_reductions();
+                }
+            }
+
+            #[allow(non_upper_case_globals)]
+            mod cells {
+                use std::sync::atomic::AtomicI32;
+                $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
+            }
+
+            $(
+                #[allow(non_snake_case, clippy::unnecessary_cast)]
+                #[inline]
+                pub fn $name() -> $ty {
+                    cells::$name.load(Relaxed) as $ty $(/ ($scale as $ty))?
+                }
+            )*
+
+            /// Every tunable number, in the order they are declared.
+            pub static TUNABLES: &[Tunable] = &[$(Tunable {
+                name: concat!("TUNE_", stringify!($name)),
+                default: $default,
+                min: $min,
+                max: $max,
+                cell: &cells::$name,
+            }),*];
+
+            /// The tunable of an option name (case-insensitive).
+            pub fn find(name: &str) -> Option<&'static Tunable> {
+                TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+            }
+        }
+    };
+}
+
+/// A tunable number as the search reads it: the `const` in the default
+/// build, the run-time value in the `tune` build.
+#[cfg(not(feature = "tune"))]
+macro_rules! tp {
+    ($name:ident) => {
+        $crate::search::params::$name
+    };
+}
+#[cfg(feature = "tune")]
+macro_rules! tp {
+    ($name:ident) => {
+        $crate::search::params::tune::$name()
+    };
+}
+pub(crate) use tp;
 
 /// Deepest ply the search goes (iterations stop 10 plies short of it).
 pub const MAX_PLY: usize = 120;
@@ -8,65 +101,78 @@ pub const MAX_DEPTH_MARGIN: i32 = 10;
 /// Nodes between two looks at the clock (a power of two, minus one, as a mask).
 pub const CLOCK_CHECK_MASK: u64 = 1023;
 
-/// Aspiration windows: first iteration that uses one, half-width, and the
-/// width past which the window opens fully.
+/// Aspiration windows: first iteration that uses one, half-width
+/// ([`ASPIRATION_DELTA`], tunable below), and the width past which the window
+/// opens fully.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_DELTA: i32 = 30;
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 
-/// Reverse futility pruning: deepest depth and margin per ply.
+/// Reverse futility pruning: deepest depth ([`RFP_MARGIN`] per ply below).
 pub const RFP_MAX_DEPTH: i32 = 6;
-pub const RFP_MARGIN: i32 = 90;
 
-/// Razoring: deepest depth, and the margin per ply below alpha past which
-/// quiescence decides the node.
+/// Razoring: deepest depth ([`RAZOR_MARGIN`] below).
 pub const RAZOR_MAX_DEPTH: i32 = 3;
-pub const RAZOR_MARGIN: i32 = 250;
 
-/// Null move: shallowest depth, base reduction, depth divisor of the extra
-/// reduction, and evaluation margin over beta per extra ply (at most 3).
+/// Null move: shallowest depth (reductions and margin below).
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
 
 /// Internal iterative reduction: shallowest depth where a node without a
 /// move from the table is searched one ply less deep.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
-/// Late move pruning: deepest depth, and the quiet moves tried at depth d
-/// before the rest are skipped (`(LMP_BASE + LMP_PER_DEPTH * d * d)`, halved
-/// when the position is not improving).
+/// Late move pruning: deepest depth (move counts below).
 pub const LMP_MAX_DEPTH: i32 = 6;
-pub const LMP_BASE: usize = 3;
-pub const LMP_PER_DEPTH: usize = 1;
 
-/// Futility pruning of quiet moves: deepest (reduced) depth, and the margin
-/// the evaluation must miss alpha by (`FUTILITY_BASE + FUTILITY_MARGIN * depth`).
+/// Futility pruning of quiet moves: deepest (reduced) depth (margins below).
 pub const FUTILITY_MAX_DEPTH: i32 = 8;
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_MARGIN: i32 = 120;
 
-/// SEE pruning: deepest depth; captures losing more than
-/// `SEE_CAPTURE_MARGIN * depth^2`, quiets losing more than `SEE_QUIET_MARGIN * depth`.
+/// SEE pruning: deepest depth (margins below).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-pub const SEE_CAPTURE_MARGIN: i32 = 25;
-pub const SEE_QUIET_MARGIN: i32 = 60;
 
-/// Late move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR`,
-/// from this depth and move number on.
+/// Late move reductions apply from this depth and move number on (the
+/// formula's numbers below).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 3;
-pub const LMR_BASE: f64 = 0.5;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History (butterfly plus continuation, up to 3 x HISTORY_MAX) per ply of reduction less.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
-/// Singular extensions: shallowest depth, how much shallower the table's
-/// entry may be, and the margin below its value per ply of depth.
+/// Singular extensions: shallowest depth, and how much shallower the table's
+/// entry may be ([`SE_MARGIN_PER_DEPTH`] below).
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+
+tunables! {
+    /// Aspiration windows: half-width of the first window.
+    ASPIRATION_DELTA: i32 = 30, 5..=200;
+    /// Reverse futility pruning: margin per ply.
+    RFP_MARGIN: i32 = 90, 20..=300;
+    /// Razoring: margin per ply below alpha past which quiescence decides the node.
+    RAZOR_MARGIN: i32 = 250, 50..=800;
+    /// Null move: base reduction, depth divisor of the extra reduction, and
+    /// evaluation margin over beta per extra ply (at most 3).
+    NMP_BASE_REDUCTION: i32 = 3, 1..=6;
+    NMP_DEPTH_DIVISOR: i32 = 4, 1..=12;
+    NMP_EVAL_DIVISOR: i32 = 200, 50..=800;
+    /// Late move pruning: the quiet moves tried at depth d before the rest are
+    /// skipped (`(LMP_BASE + LMP_PER_DEPTH * d * d)`, halved when the position
+    /// is not improving).
+    LMP_BASE: usize = 3, 0..=20;
+    LMP_PER_DEPTH: usize = 1, 0..=4;
+    /// Futility pruning of quiet moves: the margin the evaluation must miss
+    /// alpha by (`FUTILITY_BASE + FUTILITY_MARGIN * depth`).
+    FUTILITY_BASE: i32 = 100, 0..=400;
+    FUTILITY_MARGIN: i32 = 120, 20..=400;
+    /// SEE pruning: captures losing more than `SEE_CAPTURE_MARGIN * depth^2`,
+    /// quiets losing more than `SEE_QUIET_MARGIN * depth`.
+    SEE_CAPTURE_MARGIN: i32 = 25, 0..=200;
+    SEE_QUIET_MARGIN: i32 = 60, 0..=300;
+    /// Late move reductions: `LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR`
+    /// (both in hundredths as options: `TUNE_LMR_BASE` 50 is 0.5).
+    LMR_BASE: f64 = 50 / 100, 0..=200;
+    LMR_DIVISOR: f64 = 225 / 100, 100..=500;
+    /// History (butterfly plus continuation, up to 3 x HISTORY_MAX) per ply of reduction less.
+    LMR_HISTORY_DIVISOR: i32 = 8192, 1024..=32768;
+    /// Singular extensions: the margin below the table's value per ply of depth.
+    SE_MARGIN_PER_DEPTH: i32 = 2, 0..=10;
+}
 
 /// Check extensions stop past this ply (so checks cannot extend forever).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
@@ -89,18 +195,19 @@ pub fn reduction(depth: i32, n: usize) -> i32 {
         return 0;
     }
     match REDUCTIONS.get(depth as usize).and_then(|row| row.get(n)) {
-        Some(&r) => r,
+        Some(r) => entry(r),
         None => reduction_formula(depth, n),
     }
 }
 
 fn reduction_formula(depth: i32, n: usize) -> i32 {
-    let r = LMR_BASE + (depth as f64).ln() * (n as f64).ln() / LMR_DIVISOR;
+    let r = tp!(LMR_BASE) + (depth as f64).ln() * (n as f64).ln() / tp!(LMR_DIVISOR);
     r as i32
 }
 
 /// [`reduction_formula`] for the depths and move numbers most nodes see,
 /// computed once (the logarithms cost more than the lookup).
+#[cfg(not(feature = "tune"))]
 static REDUCTIONS: once_cell::sync::Lazy<Box<[[i32; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
     let mut t = Box::new([[0; 256]; 64]);
     for (depth, row) in t.iter_mut().enumerate() {
@@ -110,6 +217,45 @@ static REDUCTIONS: once_cell::sync::Lazy<Box<[[i32; 256]; 64]>> = once_cell::syn
     }
     t
 });
+
+/// The `tune` build's table: computed again whenever a tunable number is set
+/// ([`rebuild_reductions`]).
+#[cfg(feature = "tune")]
+static REDUCTIONS: once_cell::sync::Lazy<Box<[[AtomicI32; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
+    let t = Box::new(std::array::from_fn(|_| std::array::from_fn(|_| AtomicI32::new(0))));
+    fill_reductions(&t);
+    t
+});
+
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
+#[cfg(not(feature = "tune"))]
+#[inline(always)]
+fn entry(r: &i32) -> i32 {
+    *r
+}
+
+#[cfg(feature = "tune")]
+#[inline(always)]
+fn entry(r: &AtomicI32) -> i32 {
+    r.load(Relaxed)
+}
+
+#[cfg(feature = "tune")]
+fn fill_reductions(t: &[[AtomicI32; 256]; 64]) {
+    for (depth, row) in t.iter().enumerate() {
+        for (n, r) in row.iter().enumerate() {
+            r.store(reduction_formula(depth as i32, n), Relaxed);
+        }
+    }
+}
+
+/// Computes the reduction table again from the current tunable numbers.
+#[cfg(feature = "tune")]
+pub fn rebuild_reductions() {
+    fill_reductions(&REDUCTIONS);
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,6 @@
 //! Iterative deepening with aspiration windows, and the root's move loop.
 
+use super::params::tp;
 use super::params::*;
 use super::worker::Worker;
 use crate::eval::Evaluator;
@@ -60,7 +61,7 @@ impl<V: Evaluator> Worker<'_, V> {
     /// Searches PV line `pv_idx` at `depth` in a window around `prev`, the
     /// line's last value, widening it until the value falls inside; sets `prev`.
     fn aspiration(&mut self, root: &Position<V>, depth: i32, pv_idx: usize, prev: &mut i32) {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = tp!(ASPIRATION_DELTA);
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < DECISIVE {
             (*prev - delta, *prev + delta)
         } else {

@@ -8,6 +8,7 @@
 
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
+use super::params::tp;
 use super::params::*;
 use super::see::see_ge;
 use super::{RootMove, SearchJob, Shared};
@@ -284,7 +285,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         {
             return Singular::Extend(0);
         }
-        let s_beta = tt_value - SE_MARGIN_PER_DEPTH * n.depth;
+        let s_beta = tt_value - tp!(SE_MARGIN_PER_DEPTH) * n.depth;
         self.excluded[n.ply] = h.mv;
         let v = self.search(pos, s_beta - 1, s_beta, (n.depth - 1) / 2, n.ply);
         self.excluded[n.ply] = Move::NONE;
@@ -303,17 +304,19 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// reverse futility, razoring and null move. Returns the node's value when it prunes.
     fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32) -> Option<i32> {
         let (eval, depth, ply) = (n.eval, n.depth, n.ply);
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - i32::from(n.improving)) >= beta {
+        if depth <= RFP_MAX_DEPTH && eval - tp!(RFP_MARGIN) * (depth - i32::from(n.improving)) >= beta {
             return Some(eval);
         }
-        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+        if depth <= RAZOR_MAX_DEPTH && eval + tp!(RAZOR_MARGIN) * depth < alpha {
             let v = self.qsearch(pos, alpha, alpha + 1, ply);
             if v <= alpha {
                 return Some(v);
             }
         }
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
-            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+            let r = tp!(NMP_BASE_REDUCTION)
+                + depth / tp!(NMP_DEPTH_DIVISOR)
+                + ((eval - beta) / tp!(NMP_EVAL_DIVISOR)).min(3);
             let child = pos.play_null();
             self.tt.prefetch(child.key);
             self.stack[ply] = PieceTo::NONE;
@@ -423,19 +426,19 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     fn prune_move(&self, pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, tactical: bool) -> bool {
         let d = n.depth;
         if tactical {
-            return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * d * d);
+            return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_CAPTURE_MARGIN) * d * d);
         }
-        let lmp_limit = (LMP_BASE + LMP_PER_DEPTH * (d * d) as usize) / (2 - usize::from(n.improving));
+        let lmp_limit = (tp!(LMP_BASE) + tp!(LMP_PER_DEPTH) * (d * d) as usize) / (2 - usize::from(n.improving));
         if d <= LMP_MAX_DEPTH && n_legal > lmp_limit {
             return true;
         }
         let prev = self.prev_moves(n.ply);
         let hist = self.history.quiet(pos, m, prev);
-        let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / LMR_HISTORY_DIVISOR).max(0);
-        if lmr_depth <= FUTILITY_MAX_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha {
+        let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / tp!(LMR_HISTORY_DIVISOR)).max(0);
+        if lmr_depth <= FUTILITY_MAX_DEPTH && n.eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_MARGIN) * lmr_depth <= alpha {
             return true;
         }
-        lmr_depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * lmr_depth)
+        lmr_depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_QUIET_MARGIN) * lmr_depth)
     }
 
     /// Searches the moves of a node in order, with move pruning.
@@ -526,7 +529,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             return 0;
         }
         r += i32::from(!n.improving) - i32::from(pv_node);
-        r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / LMR_HISTORY_DIVISOR;
+        r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / tp!(LMR_HISTORY_DIVISOR);
         if gives_check() {
             r -= 1;
         }

@@ -1,0 +1,82 @@
+//! The search's tunable numbers as UCI options (`TUNE_<NAME>`, the cargo
+//! feature `tune`; see `src/search/params.rs`). The options' tests run only in
+//! the tune build:
+//!
+//! ```text
+//! cargo test --release --features tune --test tune
+//! ```
+//!
+//! (`.ci/run` runs it so). In the default build the one test here checks that
+//! the engine offers no such option.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The engine's whole output for `script` (which ends in `quit`).
+fn session(script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs calvin");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("calvin ends");
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+fn lines_with<'a>(out: &'a [String], part: &str) -> Vec<&'a str> {
+    out.iter().filter(|l| l.contains(part)).map(String::as_str).collect()
+}
+
+#[cfg(not(feature = "tune"))]
+#[test]
+fn the_default_build_has_no_tunable_options() {
+    let out = session("uci\nsetoption name TUNE_RFP_MARGIN value 150\nbench\nquit\n");
+    assert_eq!(lines_with(&out, "option name TUNE_"), Vec::<&str>::new());
+    assert_eq!(lines_with(&out, "info string error"), ["info string error unknown option 'TUNE_RFP_MARGIN'"]);
+    assert_eq!(lines_with(&out, "Nodes searched"), ["Nodes searched  : 204580"]);
+}
+
+#[cfg(feature = "tune")]
+#[test]
+fn tunable_options_are_listed_with_their_bounds() {
+    let out = session("uci\nquit\n");
+    let tune = lines_with(&out, "option name TUNE_");
+    assert_eq!(tune.len(), 16, "{tune:?}");
+    assert_eq!(tune[1], "option name TUNE_RFP_MARGIN type spin default 90 min 20 max 300");
+    assert_eq!(tune[13], "option name TUNE_LMR_DIVISOR type spin default 225 min 100 max 500");
+}
+
+/// The defaults search exactly as the default build (bench 204580); another
+/// value changes the search, and setting the default back restores it (the
+/// reduction table is computed again when the LMR numbers change).
+#[cfg(feature = "tune")]
+#[test]
+fn tunable_options_change_the_search() {
+    let out = session(
+        "bench\n\
+         setoption name TUNE_RFP_MARGIN value 150\nbench\n\
+         setoption name TUNE_RFP_MARGIN value 90\nsetoption name TUNE_LMR_DIVISOR value 300\nbench\n\
+         setoption name TUNE_LMR_DIVISOR value 225\nbench\n\
+         setoption name TUNE_RFP_MARGIN value 9999\nsetoption name tune_rfp_margin value x\nbench\n\
+         quit\n",
+    );
+    assert_eq!(
+        lines_with(&out, "Nodes searched"),
+        [
+            "Nodes searched  : 204580",
+            "Nodes searched  : 237738",
+            "Nodes searched  : 248363",
+            "Nodes searched  : 204580",
+            "Nodes searched  : 204580",
+        ]
+    );
+    // Bad values are refused and the old value kept.
+    assert_eq!(
+        lines_with(&out, "info string error"),
+        [
+            "info string error TUNE_RFP_MARGIN must be 20..300",
+            "info string error option tune_rfp_margin: 'x' is not a number",
+        ]
+    );
+}
