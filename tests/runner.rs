@@ -699,3 +699,90 @@ fn bad_shards_and_results_of_other_matches_are_refused() {
     let (code, _, err) = merge(&[]);
     assert_eq!((code, err.as_str()), (2, "calvin-match: merge: merge needs at least one results file\n"));
 }
+
+/// `--spsa`: a tiny tuning run of calvin's tune build (`cargo test --features
+/// tune --test runner spsa`; `.ci/run` runs it so) at 200 nodes a move, from
+/// its parameters file to the state it writes, exactly.
+#[cfg(feature = "tune")]
+fn spsa_run(name: &str, games: &str, fresh: bool) -> (Run, String) {
+    let params = tmp(&format!("{name}.spsa"));
+    let state = PathBuf::from(format!("{}.state", params.display()));
+    if fresh {
+        let _ = std::fs::remove_file(&state);
+    }
+    std::fs::write(
+        &params,
+        "# name, start, min, max, c_end, r_end\n\
+         TUNE_RFP_MARGIN, 90, 20, 300, 20, 0.02\n\
+         TUNE_FUTILITY_MARGIN, 120, 20, 400, 20, 0.02\n\
+         TUNE_LMR_DIVISOR, 225, 100, 500, 30, 0.02\n",
+    )
+    .unwrap();
+    let calvin = env!("CARGO_BIN_EXE_calvin");
+    let mut a = args(&["--engine", &format!("cmd={calvin}"), "--engine", &format!("cmd={calvin}")]);
+    a.extend(args(&["--nodes", "200", "--seed", "4", "--random-plies", "4", "--maxplies", "120"]));
+    a.extend(args(&["--spsa-iterations", "4", "--games", games, "--spsa"]));
+    a.push(params.display().to_string());
+    let r = run(name, &a);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    (r, std::fs::read_to_string(&state).unwrap())
+}
+
+#[cfg(feature = "tune")]
+const SPSA_AFTER_4: &str = "\
+# calvin-match --spsa state: the same command continues from it
+seed 4
+iterations 4
+done 4
+theta TUNE_RFP_MARGIN 89.06281075948625
+theta TUNE_FUTILITY_MARGIN 120.13718924051373
+theta TUNE_LMR_DIVISOR 224.7942161392294
+";
+
+#[cfg(feature = "tune")]
+#[test]
+fn spsa_tunes_from_the_file_to_the_state() {
+    let (r, state) = spsa_run("spsa-one", "8", true);
+    assert_eq!(state, SPSA_AFTER_4);
+    // Four pairs, each from its own opening with colours swapped.
+    assert_eq!(r.games.len(), 8);
+    for pair in r.games.chunks(2) {
+        assert_eq!((pair[0].tag("White"), pair[1].tag("White")), ("theta+", "theta-"));
+        assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
+    }
+    // theta moves after the pairs the plus side did not draw: by
+    // a_k / c_k * result * flip (at k = 2: 8 * (4.4 / 2.4)^0.602 / (20 * 2^0.101) = 0.538).
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
+    assert_eq!(
+        lines,
+        [
+            "Iteration 1 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
+            "Iteration 2 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.46 TUNE_FUTILITY_MARGIN=120.54 TUNE_LMR_DIVISOR=224.19",
+            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.46 TUNE_FUTILITY_MARGIN=120.54 TUNE_LMR_DIVISOR=224.19",
+            "Iteration 4 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.06 TUNE_FUTILITY_MARGIN=120.14 TUNE_LMR_DIVISOR=224.79",
+        ]
+    );
+    assert!(
+        r.stdout.ends_with(
+            "SPSA finished: 4 of 4 iterations\n\
+             Values: option.TUNE_RFP_MARGIN=89 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=225\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A finished run plays no more.
+    let (again, state) = spsa_run("spsa-one", "8", false);
+    assert_eq!((again.games.len(), state.as_str()), (0, SPSA_AFTER_4));
+}
+
+#[cfg(feature = "tune")]
+#[test]
+fn spsa_resumes_where_it_stopped() {
+    let (first, _) = spsa_run("spsa-two", "4", true);
+    assert!(first.stdout.contains("SPSA to be continued: 2 of 4 iterations"), "{}", first.stdout);
+    let (second, state) = spsa_run("spsa-two", "4", false);
+    assert!(second.stdout.contains("2 of 4 iterations done, 2 pairs of chess in this run"), "{}", second.stdout);
+    assert!(second.stdout.contains("(resumed)"), "{}", second.stdout);
+    assert_eq!(second.games[0].tag("Round"), "5");
+    assert_eq!(state, SPSA_AFTER_4);
+}

@@ -22,7 +22,11 @@ fn main() {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if let Err(e) = run_match(&cfg, &mut out) {
+    let ran = match cfg.spsa {
+        Some(_) => calvin::runner::spsa::run_spsa(&cfg, &mut out).map(|_| ()),
+        None => run_match(&cfg, &mut out).map(|_| ()),
+    };
+    if let Err(e) = ran {
         eprintln!("calvin-match: {e}");
         std::process::exit(1);
     }

@@ -51,6 +51,13 @@ options:
   --stop-grace S      wait for bestmove after stop on a time forfeit (default 1)
   --event NAME        PGN Event tag
   --debug             log the engine traffic to stderr
+  --spsa FILE         SPSA tuning instead of a match: FILE lists the engine
+                      options to tune, a line each: NAME, start, min, max,
+                      c_end, r_end; engine 1 plays theta+delta, engine 2
+                      theta-delta; --games bounds this run
+  --spsa-state FILE   the tuning's state, written after every pair and read
+                      back to continue (default: the --spsa FILE + .state)
+  --spsa-iterations N the tuning's length in pairs (default: --games / 2)
   --help
 
 calvin-match merge FILE...
@@ -121,6 +128,13 @@ pub struct MatchConfig {
     /// The rule options (`option.IagoReserve=QMCA`, ...) given to the engines:
     /// both must be given the same rules, and the referee plays by them.
     pub rules: RuleOptions,
+    /// `--spsa FILE`: tune the parameters FILE lists instead of a match.
+    pub spsa: Option<PathBuf>,
+    /// `--spsa-state FILE`: where the tuning's state is kept (default: the
+    /// parameters file's name with `.state` added).
+    pub spsa_state: Option<PathBuf>,
+    /// `--spsa-iterations N`: the tuning's length (default: `--games` / 2).
+    pub spsa_iterations: Option<u64>,
 }
 
 impl Default for MatchConfig {
@@ -145,6 +159,9 @@ impl Default for MatchConfig {
             event: "calvin-match".into(),
             debug: false,
             rules: RuleOptions::default(),
+            spsa: None,
+            spsa_state: None,
+            spsa_iterations: None,
         }
     }
 }
@@ -261,6 +278,9 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             "move-timeout" => cfg.move_timeout = seconds(a, v)?,
             "stop-grace" => cfg.stop_grace = seconds(a, v)?,
             "event" => cfg.event = v.to_string(),
+            "spsa" => cfg.spsa = Some(PathBuf::from(v)),
+            "spsa-state" => cfg.spsa_state = Some(PathBuf::from(v)),
+            "spsa-iterations" => cfg.spsa_iterations = Some(num(a, v)?),
             _ => return Err(format!("unknown option '{a}' (see --help)")),
         }
     }
@@ -280,6 +300,19 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     }
     if cfg.shard.is_some() && cfg.seed.is_none() {
         return Err("--shard needs --seed (every shard must draw the same openings)".into());
+    }
+    if cfg.spsa.is_some() {
+        if cfg.sprt.is_some() || cfg.shard.is_some() || cfg.results.is_some() {
+            return Err("--spsa plays no match: --sprt, --shard and --results do not go with it".into());
+        }
+        if cfg.games < 2 {
+            return Err("--spsa plays game pairs: --games must be at least 2".into());
+        }
+        if cfg.spsa_iterations == Some(0) {
+            return Err("--spsa-iterations must be at least 1".into());
+        }
+    } else if cfg.spsa_state.is_some() || cfg.spsa_iterations.is_some() {
+        return Err("--spsa-state and --spsa-iterations need --spsa".into());
     }
     cfg.rules = match_rules(&cfg.variant, &cfg.players)?;
     Ok(Command::Run(Box::new(cfg)))
@@ -426,5 +459,16 @@ mod tests {
         assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--games"]).contains("value"));
         assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--frob", "1"]).contains("frob"));
         assert!(err(&["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "x"]).contains("tc"));
+        fn spsa<'a>(rest: &[&'a str]) -> Vec<&'a str> {
+            [&["--engine", "cmd=a", "--engine", "cmd=b"], rest].concat()
+        }
+        assert_eq!(
+            err(&spsa(&["--spsa", "p.txt", "--sprt", "elo1=5"])),
+            "--spsa plays no match: --sprt, --shard and --results do not go with it"
+        );
+        assert_eq!(err(&spsa(&["--spsa", "p", "--games", "1"])), "--spsa plays game pairs: --games must be at least 2");
+        assert_eq!(err(&spsa(&["--spsa-state", "s"])), "--spsa-state and --spsa-iterations need --spsa");
+        let c = run(&spsa(&["--spsa", "p", "--spsa-state", "s", "--spsa-iterations", "9"]));
+        assert_eq!((c.spsa, c.spsa_state, c.spsa_iterations), (Some("p".into()), Some("s".into()), Some(9)));
     }
 }

@@ -12,6 +12,7 @@
 //! - [`stats`]: Elo, error bar, LOS, SPRT
 //! - [`results`]: the machine-readable results file and `calvin-match merge`
 //! - [`shard`]: `--shard I/N`, the part of the games a shard plays
+//! - [`spsa`]: `--spsa FILE`, SPSA tuning of engine options
 
 pub mod config;
 pub mod engine;
@@ -20,6 +21,7 @@ pub mod record;
 pub mod referee;
 pub mod results;
 pub mod shard;
+pub mod spsa;
 pub mod stats;
 pub mod timecontrol;
 
