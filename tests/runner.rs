@@ -786,3 +786,24 @@ fn spsa_resumes_where_it_stopped() {
     assert_eq!(second.games[0].tag("Round"), "5");
     assert_eq!(state, SPSA_AFTER_4);
 }
+
+/// `--spsa` with an option the engine does not list: refused before any game
+/// (a misspelt name, or calvin's TUNE_* options without its tune build).
+#[test]
+fn spsa_refuses_an_option_the_engine_lacks() {
+    let params = tmp("spsa-missing.spsa");
+    std::fs::write(&params, "TUNE_NOPE, 90, 20, 300, 20, 0.02\n").unwrap();
+    let calvin = env!("CARGO_BIN_EXE_calvin");
+    let mut a = args(&["--engine", &format!("cmd={calvin}"), "name=c", "--engine", &format!("cmd={calvin}")]);
+    a.extend(args(&["--nodes", "200", "--games", "2", "--spsa"]));
+    a.push(params.display().to_string());
+    let r = run("spsa-missing", &a);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "calvin-match: engine 1 (c) has no option TUNE_NOPE \
+         (calvin's TUNE_* options need its tune build: --features tune)\n"
+    );
+    assert_eq!(r.games.len(), 0);
+    assert!(!Path::new(&format!("{}.state", params.display())).exists());
+}

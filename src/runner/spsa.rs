@@ -219,6 +219,22 @@ pub fn run_spsa(cfg: &MatchConfig, out: &mut dyn Write) -> Result<State, String>
     let mut book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, state.seed);
     book.rules = cfg.rules;
     let base = super::players(cfg)?;
+    // A name the engine does not list would be tuned without effect.
+    for (i, p) in base.iter().enumerate() {
+        let e = Engine::start(&p.cmd, cfg.start_timeout, None)
+            .map_err(|f| format!("engine {} does not start: {}", i + 1, f.describe(&format!("'{}'", p.cmd.cmd))))?;
+        let missing: Vec<&str> =
+            params.iter().map(|q| q.name.as_str()).filter(|n| !e.options.iter().any(|o| o == n)).collect();
+        e.quit(Duration::from_millis(300));
+        if !missing.is_empty() {
+            return Err(format!(
+                "engine {} ({}) has no option {} (calvin's TUNE_* options need its tune build: --features tune)",
+                i + 1,
+                p.name,
+                missing.join(", ")
+            ));
+        }
+    }
     let mut pgn = match &cfg.pgnout {
         Some(p) => Some(PgnWriter::open(p, &cfg.event)?),
         None => None,
