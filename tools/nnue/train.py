@@ -41,6 +41,16 @@ CLIP = 1.98  # |W|, |b1|, |w2| <= CLIP: round(W * 255) fits i16 easily, round(w2
 VAL_FRACTION = 0.02
 
 
+def csr(crow, cols, values, size):
+    """The CSR matrix make_batch's structure describes, not checked: a row (a virtual feature) may
+    hold a column twice, which the product sums. torch 2.0 and later take check_invariants=False;
+    torch 1.13 (Debian 12's) always checks, and refuses repeated columns, so there the unchecked
+    constructor torch's own code uses."""
+    if hasattr(torch.sparse, "check_sparse_tensor_invariants"):
+        return torch.sparse_csr_tensor(crow, cols, values, size, check_invariants=False)
+    return torch._sparse_csr_tensor_unsafe(crow, cols, values, size)
+
+
 def load(paths, max_positions, base_paths=None):
     """All files into memory: (variant, F, M, feat [N,2,M] u16, stm [N] u8, result [N] u8, score [N] i16,
     base [N] i32 the formula's evaluation from the side to move's view, or zeros without base_paths)."""
@@ -109,8 +119,7 @@ class FeatureTransform(torch.autograd.Function):
     def backward(ctx, grad):
         crow, rows = ctx.saved_tensors
         nf = ctx.nf
-        st = torch.sparse_csr_tensor(crow, rows, torch.ones(len(rows), dtype=grad.dtype), (nf, ctx.nrows),
-                                     check_invariants=False)
+        st = csr(crow, rows, torch.ones(len(rows), dtype=grad.dtype), (nf, ctx.nrows))
         gw = torch.zeros(nf + 1, grad.shape[1], dtype=grad.dtype)
         gw[:nf] = st @ grad.contiguous()
         return gw, None, None, None, None
@@ -209,6 +218,15 @@ def evaluate(model, feat, stm, offset, target, idx, bs=65536, device=None):
     return se / max(1, len(idx))
 
 
+def adam(params, lr):
+    """Adam, fused (a 3x faster step on the CPU) where this torch fuses on the parameters' device:
+    torch before 2.4 (Debian 12's 1.13 among them) fuses on CUDA only, and takes the plain step."""
+    try:
+        return torch.optim.Adam(params, lr=lr, fused=True)
+    except (RuntimeError, TypeError):
+        return torch.optim.Adam(params, lr=lr)
+
+
 def save_atomic(obj_writer, path):
     tmp = path + ".tmp"
     obj_writer(tmp)
@@ -286,7 +304,7 @@ def main():
 
     nv, table = (0, None) if args.no_factorise else nnue_io.factors(variant, nf)
     model = Net(nf, args.hidden, nv, table, screlu).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr, fused=True)  # fused: 3x faster step on the CPU
+    opt = adam(list(model.parameters()), args.lr)
     start_epoch = 0
     ckpt_path = args.out + ".ckpt"
     if args.resume:
@@ -296,7 +314,10 @@ def main():
                 raise SystemExit(f"{ckpt_path}: F/H/virtual/activation {ck['F']}/{ck['H']}/{ck.get('V', 0)}/"
                                  f"{ck.get('act', 'crelu')} differ from {nf}/{args.hidden}/{nv}/{args.activation}")
             model.load_state_dict(ck["model"])
+            fused = [g.get("fused") for g in opt.param_groups]
             opt.load_state_dict(ck["opt"])
+            for g, f in zip(opt.param_groups, fused):  # this torch's choice, not the checkpoint's:
+                g["fused"] = f  # a CPU checkpoint of torch 2.4+ is fused, which torch 1.13 cannot step
             start_epoch = ck["epoch"] + 1
             print(f"resumed from {ckpt_path} after epoch {start_epoch}", flush=True)
         else:
