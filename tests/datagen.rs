@@ -689,6 +689,29 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert!(resumed.contains("nothing to train: checkpoint already at epoch 8"), "{resumed}");
     assert_eq!(after(&resumed, "its validation loss "), after(epochs[7], ", validation "));
     assert_eq!(std::fs::read(&trained).expect("the rewritten net"), net_bytes);
+    // `--init NET` starts from a net file's weights (fine-tuning): with
+    // nothing to train it writes NET's bytes again; a net of another shape
+    // is refused, naming both.
+    let (copy, tp) = (temp("init.nn"), tool("train.py"));
+    let copy_arg = copy.to_str().expect("utf-8");
+    let init = |hidden: &str| {
+        let args = [tp.as_str(), "--features", feats_arg, "--out", copy_arg, "--device", "cpu", "--threads", "1"];
+        let extra = ["--hidden", hidden, "--epochs", "0", "--init", trained_arg];
+        Command::new(&python).args(args).args(extra).output().expect("python runs")
+    };
+    let o = init("16");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("initialised from {trained_arg}: validation loss ")));
+    assert_eq!(std::fs::read(&copy).expect("the net from --init"), net_bytes);
+    let o = init("8");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{trained_arg}: variant/F/H/activation/on-top ('chess', 864, 16, 0, False), training ('chess', 864, 8, 0, False)"
+        )),
+        "{err}"
+    );
 }
 
 /// Runs `calvin ARGS`; returns (exit code, stdout, stderr).

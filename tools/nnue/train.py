@@ -3,7 +3,7 @@
 
     train.py --features A.ft [B.ft ...] --out NET [--hidden 256] [--epochs 20]
              [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--score-scale 1] [--seed 1]
-             [--threads 2] [--resume] [--max-positions N] [--no-factorise]
+             [--threads 2] [--resume] [--init NET] [--max-positions N] [--no-factorise]
              [--on-top A.eval [B.eval ...]] [--activation crelu|screlu] [--device auto|cpu|cuda]
 
 Float network: acc_p = b1 + sum_{f in features of perspective p} W[f]   (W [F, H], shared)
@@ -233,6 +233,24 @@ def save_atomic(obj_writer, path):
     os.replace(tmp, path)
 
 
+@torch.no_grad()
+def init_from(model, path, variant, nf, h, screlu, on_top):
+    """Loads a net file's weights into `model` (the inverse of nnue_io.quantize)."""
+    net = nnue_io.read_net(path)
+    act = nnue_io.SCRELU if screlu else nnue_io.CRELU
+    want = (variant, nf, h, act, on_top)
+    have = (net["variant"], net["F"], net["H"], net["activation"], net["on_top"])
+    if want != have:
+        raise SystemExit(f"{path}: variant/F/H/activation/on-top {have}, training {want}")
+    qa, qb = nnue_io.QA, nnue_io.qb(act)
+    dev = model.W.device
+    model.W.zero_()
+    model.W[:nf] = torch.from_numpy(net["ft_w"].astype(np.float32) / qa).to(dev)
+    model.b1.copy_(torch.from_numpy(net["ft_b"].astype(np.float32) / qa).to(dev))
+    model.out.weight[0].copy_(torch.from_numpy(net["out_w"].astype(np.float32) / qb).to(dev))
+    model.out.bias.fill_(net["out_b"] / (qa * qb))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--features", nargs="+", required=True, help="feature files (calvin datagen features)")
@@ -248,6 +266,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--resume", action="store_true", help="continue from OUT.ckpt")
+    ap.add_argument("--init", default=None,
+                    help="start from this net file's weights (same variant, F, H and activation; its rows "
+                         "become the real features' rows, the virtual ones start at zero): fine-tuning")
     ap.add_argument("--max-positions", type=int, default=None)
     ap.add_argument("--no-factorise", action="store_true", help="train the real features only")
     ap.add_argument("--on-top", nargs="+", default=None,
@@ -322,6 +343,11 @@ def main():
             print(f"resumed from {ckpt_path} after epoch {start_epoch}", flush=True)
         else:
             print(f"no {ckpt_path}: starting afresh", flush=True)
+
+    if args.init is not None and not args.resume:
+        init_from(model, args.init, variant, nf, args.hidden, screlu, args.on_top is not None)
+        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
+        print(f"initialised from {args.init}: validation loss {vloss:.6f} (baseline {baseline:.6f})", flush=True)
 
     def write_out(path):
         nnue_io.write_net(path, variant, *model.float_weights(), on_top=args.on_top is not None,
