@@ -582,7 +582,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert_eq!(datagen("chess", 2, &data, &["--quiet"]).0, 0);
     convert("features", &data, &feats);
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
-    assert_eq!(records.len(), 55);
+    assert_eq!(records.len(), 48);
     let trained = temp("trained.nn");
     let tool = |name: &str| format!("{}/tools/nnue/{name}", env!("CARGO_MANIFEST_DIR"));
     let run = |args: &[&str]| {
@@ -605,7 +605,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     };
     let first = train(&[]);
     println!("{first}");
-    assert!(first.contains("train 54, validation 1;"), "{first}");
+    assert!(first.contains("train 47, validation 1;"), "{first}");
     assert!(
         first.contains("net: F 864 -> H 16 x 2 -> 1, 204 virtual features, 2 steps per epoch, crelu, on cpu"),
         "{first}"
