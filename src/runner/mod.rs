@@ -159,9 +159,12 @@ fn default_seed() -> u64 {
 }
 
 /// Sets up the two players: checks their limits, starts each once (so that
-/// a wrong command fails at once rather than losing every game) and names them.
-fn players(cfg: &MatchConfig) -> Result<[Player; 2], String> {
+/// a wrong command fails at once rather than losing every game), names
+/// them, and checks that each lists the engine options in `required` (a
+/// tuned option an engine lacks would change nothing).
+fn players(cfg: &MatchConfig, required: &[&str]) -> Result<[Player; 2], String> {
     let mut out: [Player; 2] = Default::default();
+    let mut listed: [Vec<String>; 2] = Default::default();
     for (i, spec) in cfg.players.iter().enumerate() {
         spec.limits.validate().map_err(|e| format!("engine {} ({}): {e}", i + 1, spec.cmd.cmd))?;
         let mut cmd = spec.cmd.clone();
@@ -175,21 +178,30 @@ fn players(cfg: &MatchConfig) -> Result<[Player; 2], String> {
             .and_then(|w| std::path::Path::new(&w[0]).file_name().map(|f| f.to_string_lossy().into_owned()))
             .unwrap_or_else(|| format!("engine{}", i + 1));
         let name = spec.name.clone().or_else(|| e.id_name.clone()).unwrap_or(fallback);
+        listed[i] = e.options.clone();
         e.quit(Duration::from_millis(300));
         out[i] = Player { name, cmd, limits: spec.limits.clone() };
     }
     if out[0].name == out[1].name {
         out[1].name += " (2)";
     }
+    for (i, p) in out.iter().enumerate() {
+        let missing: Vec<&str> = required.iter().copied().filter(|n| !listed[i].iter().any(|o| o == n)).collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "engine {} ({}) has no option {} (calvin's TUNE_* options need its tune build: --features tune)",
+                i + 1,
+                p.name,
+                missing.join(", ")
+            ));
+        }
+    }
     Ok(out)
 }
 
-/// Runs the match, printing progress to `out`.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
-    if new_game(&cfg.variant).is_none() {
-        return Err(format!("unknown variant '{}' (known: {})", cfg.variant, VARIANTS.join(", ")));
-    }
-    let seed = cfg.seed.unwrap_or_else(default_seed);
+/// The opening book of a match or a tuning run: `--openings` (or random
+/// plies alone), drawn with `seed`, under the match's rule options.
+fn opening_book(cfg: &MatchConfig, seed: u64) -> Result<Book, String> {
     let openings = match &cfg.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -199,20 +211,24 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
     };
     let mut book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, seed);
     book.rules = cfg.rules;
-    let players = players(cfg)?;
-    let mut pgn = match &cfg.pgnout {
-        Some(p) => Some(PgnWriter::open(p, &cfg.event)?),
-        None => None,
-    };
-    let settings = GameSettings {
-        variant: cfg.variant.clone(),
-        start_timeout: cfg.start_timeout,
-        move_timeout: cfg.move_timeout,
-        stop_grace: cfg.stop_grace,
-        max_plies: cfg.max_plies,
-        debug: cfg.debug,
-        rules: cfg.rules,
-    };
+    Ok(book)
+}
+
+/// `--pgnout`'s writer, if given.
+fn pgn_writer(cfg: &MatchConfig) -> Result<Option<PgnWriter>, String> {
+    cfg.pgnout.as_ref().map(|p| PgnWriter::open(p, &cfg.event)).transpose()
+}
+
+/// Runs the match, printing progress to `out`.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, String> {
+    if new_game(&cfg.variant).is_none() {
+        return Err(format!("unknown variant '{}' (known: {})", cfg.variant, VARIANTS.join(", ")));
+    }
+    let seed = cfg.seed.unwrap_or_else(default_seed);
+    let book = opening_book(cfg, seed)?;
+    let players = players(cfg, &[])?;
+    let mut pgn = pgn_writer(cfg)?;
+    let settings = GameSettings::of(cfg);
     let mut sum = Summary { names: [players[0].name.clone(), players[1].name.clone()], seed, ..Summary::default() };
     // The games this run plays: all, or those of its shard's opening pairs.
     let mine: Vec<u32> = (0..cfg.games).filter(|&n| cfg.shard.is_none_or(|s| s.contains(u64::from(n / 2)))).collect();

@@ -38,6 +38,21 @@ pub struct GameSettings {
     pub rules: RuleOptions,
 }
 
+impl GameSettings {
+    /// The settings a match's configuration gives every game.
+    pub fn of(cfg: &super::config::MatchConfig) -> Self {
+        GameSettings {
+            variant: cfg.variant.clone(),
+            start_timeout: cfg.start_timeout,
+            move_timeout: cfg.move_timeout,
+            stop_grace: cfg.stop_grace,
+            max_plies: cfg.max_plies,
+            debug: cfg.debug,
+            rules: cfg.rules,
+        }
+    }
+}
+
 /// The side to move (0 = White).
 pub fn side_to_move(game: &dyn AnyGame) -> usize {
     game.side_to_move()

@@ -15,8 +15,6 @@
 
 use super::config::MatchConfig;
 use super::engine::Engine;
-use super::openings::{self, Book};
-use super::record::PgnWriter;
 use super::referee::{GameSettings, Player, play_game};
 use super::results::GameResult;
 use crate::registry::{VARIANTS, new_game};
@@ -209,45 +207,11 @@ pub fn run_spsa(cfg: &MatchConfig, out: &mut dyn Write) -> Result<State, String>
         Err(e) => return Err(format!("cannot read {}: {e}", spath.display())),
     };
     let resumed = state.done > 0;
-    let openings = match &cfg.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            openings::parse_file(&text, &cfg.variant, &cfg.rules).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        None => Vec::new(),
-    };
-    let mut book = Book::new(&cfg.variant, openings, cfg.random_order, cfg.random_plies, state.seed);
-    book.rules = cfg.rules;
-    let base = super::players(cfg)?;
-    // A name the engine does not list would be tuned without effect.
-    for (i, p) in base.iter().enumerate() {
-        let e = Engine::start(&p.cmd, cfg.start_timeout, None)
-            .map_err(|f| format!("engine {} does not start: {}", i + 1, f.describe(&format!("'{}'", p.cmd.cmd))))?;
-        let missing: Vec<&str> =
-            params.iter().map(|q| q.name.as_str()).filter(|n| !e.options.iter().any(|o| o == n)).collect();
-        e.quit(Duration::from_millis(300));
-        if !missing.is_empty() {
-            return Err(format!(
-                "engine {} ({}) has no option {} (calvin's TUNE_* options need its tune build: --features tune)",
-                i + 1,
-                p.name,
-                missing.join(", ")
-            ));
-        }
-    }
-    let mut pgn = match &cfg.pgnout {
-        Some(p) => Some(PgnWriter::open(p, &cfg.event)?),
-        None => None,
-    };
-    let settings = GameSettings {
-        variant: cfg.variant.clone(),
-        start_timeout: cfg.start_timeout,
-        move_timeout: cfg.move_timeout,
-        stop_grace: cfg.stop_grace,
-        max_plies: cfg.max_plies,
-        debug: cfg.debug,
-        rules: cfg.rules,
-    };
+    let book = super::opening_book(cfg, state.seed)?;
+    let names: Vec<&str> = params.iter().map(|q| q.name.as_str()).collect();
+    let base = super::players(cfg, &names)?;
+    let mut pgn = super::pgn_writer(cfg)?;
+    let settings = GameSettings::of(cfg);
     let pairs = u64::from(cfg.games / 2).min(state.iterations - state.done);
     let workers = cfg.concurrency.max(1) as u64;
     let _ = writeln!(
@@ -317,14 +281,13 @@ pub fn run_spsa(cfg: &MatchConfig, out: &mut dyn Write) -> Result<State, String>
             let result = half_points - 2;
             update(&params, &mut state, k, flip, result);
             write_state(&spath, &state.to_text(&params))?;
+            let points = |half: i32| super::fixed(f64::from(half) / 2.0, 1);
             let _ = writeln!(
                 out,
-                "Iteration {k} of {}: plus {}.{} - minus {}.{}  {}",
+                "Iteration {k} of {}: plus {} - minus {}  {}",
                 state.iterations,
-                half_points / 2,
-                if half_points % 2 == 1 { "5" } else { "0" },
-                (4 - half_points) / 2,
-                if half_points % 2 == 1 { "5" } else { "0" },
+                points(half_points),
+                points(4 - half_points),
                 values_line(&params, &state.theta)
             );
             let _ = out.flush();
