@@ -98,10 +98,8 @@ def main():
 
     # the dequantized net in float maths: differs from eval_cp only by the final truncation (< 1 cp),
     # which checks the integer formula
-    qb = nnue_io.qb(net["activation"])
     screlu = net["activation"] == SCRELU
-    dq = float_eval(net["ft_w"] / QA, net["ft_b"] / QA, net["out_w"] / qb, net["out_b"] / (QA * qb), feat, stm,
-                    screlu)
+    dq = float_eval(*nnue_io.dequantize(net), feat, stm, screlu)
     d = np.abs(cp - dq)
     print(f"# {k} positions; mean |eval_cp - dequantized float| = {d.mean():.3f} cp, max {d.max():.3f} cp")
     ckpt = net_path + ".ckpt"

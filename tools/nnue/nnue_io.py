@@ -141,6 +141,13 @@ def quantize(W, b1, w2, b2, activation=CRELU):
     return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2
 
 
+def dequantize(net):
+    """The float weights (W [F,H], b1 [H], w2 [2H], b2) of a net read by read_net: the
+    inverse of quantize (float64 arrays)."""
+    qa, qb_ = QA, qb(net["activation"])
+    return (net["ft_w"] / qa, net["ft_b"] / qa, net["out_w"] / qb_, net["out_b"] / (qa * qb_))
+
+
 def write_net(path, variant, W, b1, w2, b2, on_top=False, activation=CRELU):
     """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float; on_top: the
     engine adds the net's output to its formula's evaluation. A clipped-ReLU net is written

@@ -242,13 +242,13 @@ def init_from(model, path, variant, nf, h, screlu, on_top):
     have = (net["variant"], net["F"], net["H"], net["activation"], net["on_top"])
     if want != have:
         raise SystemExit(f"{path}: variant/F/H/activation/on-top {have}, training {want}")
-    qa, qb = nnue_io.QA, nnue_io.qb(act)
-    dev = model.W.device
+    W, b1, w2, b2 = nnue_io.dequantize(net)
+    as_tensor = lambda a: torch.from_numpy(a.astype(np.float32)).to(model.W.device)  # noqa: E731
     model.W.zero_()
-    model.W[:nf] = torch.from_numpy(net["ft_w"].astype(np.float32) / qa).to(dev)
-    model.b1.copy_(torch.from_numpy(net["ft_b"].astype(np.float32) / qa).to(dev))
-    model.out.weight[0].copy_(torch.from_numpy(net["out_w"].astype(np.float32) / qb).to(dev))
-    model.out.bias.fill_(net["out_b"] / (qa * qb))
+    model.W[:nf] = as_tensor(W)
+    model.b1.copy_(as_tensor(b1))
+    model.out.weight[0].copy_(as_tensor(w2))
+    model.out.bias.fill_(float(b2))
 
 
 def main():
