@@ -112,6 +112,11 @@ pub struct Verdict {
     pub forfeit: Option<Outcome>,
 }
 
+/// A failed query to the referee process, as the board reports it.
+fn failed(e: Error) -> String {
+    format!("referee: {}", describe(&e, "isready"))
+}
+
 pub struct Referee {
     proc: Process,
     variant: String,
@@ -120,9 +125,7 @@ pub struct Referee {
 impl Referee {
     pub fn start(engine: &[String]) -> Result<Referee, String> {
         let mut proc = spawn(engine)?;
-        let lines = proc
-            .query(&["uci".into(), "setoption name Hash value 1".into()], ANSWER)
-            .map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
+        let lines = proc.query(&["uci".into(), "setoption name Hash value 1".into()], ANSWER).map_err(failed)?;
         if !lines.iter().any(|l| l == "uciok") {
             return Err("referee: no uciok".into());
         }
@@ -131,8 +134,7 @@ impl Referee {
 
     /// The engine's variant names (the `UCI_Variant` combo) and their variant lines.
     pub fn variants(&mut self) -> Result<Vec<VariantInfo>, String> {
-        let lines =
-            self.proc.query(&["uci".into()], ANSWER).map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
+        let lines = self.proc.query(&["uci".into()], ANSWER).map_err(failed)?;
         let names: Vec<String> = lines
             .iter()
             .find(|l| l.starts_with("option name UCI_Variant "))
@@ -143,7 +145,7 @@ impl Referee {
             let lines = self
                 .proc
                 .query(&[format!("setoption name UCI_Variant value {name}"), "pieces".into()], ANSWER)
-                .map_err(|e| format!("referee: {}", describe(&e, "isready")))?;
+                .map_err(failed)?;
             let mut info = lines
                 .iter()
                 .find_map(|l| parse_variant_line(l))
@@ -174,7 +176,7 @@ impl Referee {
         cmds.extend([position, "fen".into(), "moves".into(), "result".into(), "result forfeit".into()]);
         let lines = self.proc.query(&cmds, ANSWER).map_err(|e| match e {
             Error::Exited => "the referee process has exited".to_string(),
-            e => format!("referee: {}", describe(&e, "isready")),
+            e => failed(e),
         })?;
         self.variant = variant.to_string();
         if let Some(err) = lines.iter().find_map(|l| l.strip_prefix("info string error ")) {
