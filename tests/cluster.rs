@@ -56,19 +56,25 @@ fn line_with<'a>(out: &'a str, key: &str) -> &'a str {
     out.lines().rev().find(|l| l.contains(key)).unwrap_or_else(|| panic!("no '{key}' in:\n{out}"))
 }
 
+/// The one-thread datagen run with `settings` that a cluster's shards must
+/// give again, written to `out`.
+fn single_datagen(settings: &[&str], out: &str) {
+    let single = Command::new(CALVIN)
+        .arg("datagen")
+        .args(settings)
+        .args(["--threads", "1", "--quiet", "--out", out])
+        .output()
+        .expect("calvin datagen");
+    assert!(single.status.success(), "{}", text(&single));
+}
+
 #[test]
 #[ignore = "needs ray in tools/cluster/.venv (tools/cluster/setup.sh); .ci/run installs it"]
 fn datagen_shards_on_ray_hold_the_single_runs_games() {
     let dir = temp("datagen");
     let p = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
     let settings = ["--variant", "chess", "--games", "6", "--nodes", "300", "--seed", "7", "--random-plies", "6"];
-    let single = Command::new(CALVIN)
-        .arg("datagen")
-        .args(settings)
-        .args(["--threads", "1", "--quiet", "--out", &p("single.bin")])
-        .output()
-        .expect("calvin datagen");
-    assert!(single.status.success(), "{}", text(&single));
+    single_datagen(&settings, &p("single.bin"));
     let state = p("state");
     let run = |extra: &[&str]| {
         let mut args = vec!["--state", &state];
@@ -378,13 +384,7 @@ fn a_two_node_cluster_shares_the_shards_and_survives_losing_a_node() {
     let dir = temp("nodes");
     let p = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
     let settings = ["--variant", "chess", "--games", "20", "--nodes", "3000", "--seed", "5", "--random-plies", "6"];
-    let single = Command::new(CALVIN)
-        .arg("datagen")
-        .args(settings)
-        .args(["--threads", "1", "--quiet", "--out", &p("single.bin")])
-        .output()
-        .expect("calvin datagen");
-    assert!(single.status.success(), "{}", text(&single));
+    single_datagen(&settings, &p("single.bin"));
     // A head and a worker, one CPU each, with token authentication (as tools/cluster/README.md
     // sets a cluster up) on a free port. Ray's sockets live under the temp directories: a short
     // path (a socket's path has at most 107 bytes).
