@@ -1,6 +1,5 @@
 //! Iterative deepening with aspiration windows, and the root's move loop.
 
-use super::params::tp;
 use super::params::*;
 use super::worker::Worker;
 use crate::eval::Evaluator;

@@ -8,7 +8,6 @@
 
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
-use super::params::tp;
 use super::params::*;
 use super::see::see_ge;
 use super::{RootMove, SearchJob, Shared};
