@@ -205,56 +205,40 @@ fn reduction_formula(depth: i32, n: usize) -> i32 {
     r as i32
 }
 
-/// [`reduction_formula`] for the depths and move numbers most nodes see,
-/// computed once (the logarithms cost more than the lookup).
+/// A cell of the reduction table: a plain number, or in the `tune` build one
+/// the options can set while searches read it.
 #[cfg(not(feature = "tune"))]
-static REDUCTIONS: once_cell::sync::Lazy<Box<[[i32; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
-    let mut t = Box::new([[0; 256]; 64]);
-    for (depth, row) in t.iter_mut().enumerate() {
-        for (n, r) in row.iter_mut().enumerate() {
-            *r = reduction_formula(depth as i32, n);
-        }
-    }
-    t
-});
-
-/// The `tune` build's table: computed again whenever a tunable number is set
-/// ([`rebuild_reductions`]).
+type Cell = i32;
 #[cfg(feature = "tune")]
-static REDUCTIONS: once_cell::sync::Lazy<Box<[[AtomicI32; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
-    let t = Box::new(std::array::from_fn(|_| std::array::from_fn(|_| AtomicI32::new(0))));
-    fill_reductions(&t);
-    t
-});
+type Cell = std::sync::atomic::AtomicI32;
 
-#[cfg(feature = "tune")]
-use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+/// [`reduction_formula`] for the depths and move numbers most nodes see,
+/// computed once (the logarithms cost more than the lookup); in the `tune`
+/// build computed again whenever a tunable number is set ([`rebuild_reductions`]).
+static REDUCTIONS: once_cell::sync::Lazy<Box<[[Cell; 256]; 64]>> = once_cell::sync::Lazy::new(|| {
+    Box::new(std::array::from_fn(|depth| std::array::from_fn(|n| Cell::from(reduction_formula(depth as i32, n)))))
+});
 
 #[cfg(not(feature = "tune"))]
 #[inline(always)]
-fn entry(r: &i32) -> i32 {
+fn entry(r: &Cell) -> i32 {
     *r
 }
 
 #[cfg(feature = "tune")]
 #[inline(always)]
-fn entry(r: &AtomicI32) -> i32 {
-    r.load(Relaxed)
-}
-
-#[cfg(feature = "tune")]
-fn fill_reductions(t: &[[AtomicI32; 256]; 64]) {
-    for (depth, row) in t.iter().enumerate() {
-        for (n, r) in row.iter().enumerate() {
-            r.store(reduction_formula(depth as i32, n), Relaxed);
-        }
-    }
+fn entry(r: &Cell) -> i32 {
+    r.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Computes the reduction table again from the current tunable numbers.
 #[cfg(feature = "tune")]
 pub fn rebuild_reductions() {
-    fill_reductions(&REDUCTIONS);
+    for (depth, row) in REDUCTIONS.iter().enumerate() {
+        for (n, r) in row.iter().enumerate() {
+            r.store(reduction_formula(depth as i32, n), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]
