@@ -101,10 +101,19 @@ impl<V: Evaluator> Worker<'_, V> {
                 continue;
             }
             self.seldepth = 0;
-            for (pv_idx, prev) in prev_scores.iter_mut().enumerate().take(multipv) {
-                self.aspiration(root, depth, pv_idx, prev);
+            for pv_idx in 0..multipv {
+                self.aspiration(root, depth, pv_idx, &mut prev_scores[pv_idx]);
                 if self.shared.stopped() {
                     break;
+                }
+                // The lines found so far, best first (a later line's own
+                // window may find more than an earlier one's did), each
+                // line's next window centred on its place's value.
+                if pv_idx > 0 {
+                    self.root_moves[..=pv_idx].sort_by_key(|a| std::cmp::Reverse(a.score));
+                    for (prev, rm) in prev_scores.iter_mut().zip(&self.root_moves[..=pv_idx]) {
+                        *prev = rm.score;
+                    }
                 }
             }
             if self.shared.stopped() {
