@@ -359,22 +359,32 @@ mod tests {
         let names =
             ["ItaRules<false, false>", "ItaRules<true, false>", "ItaRules<false, true>", "ItaRules<true, true>"];
         assert_eq!(ita, (0..4).zip(names.map(String::from)).collect::<Vec<_>>());
-        // IAGO: gating and drops are the type's bits; any other option
-        // selects the types that read the word (`X`).
+        // IAGO: gating and drops are the type's bits; any other rule
+        // selects the types that read the word (`X`); the notation, no rule,
+        // rides in the word and picks no type.
         let (b, gating, drops) = (VariantId::IagoB, iago::rules::NO_GATING, iago::rules::NO_DROPS);
         let mut seen = Vec::new();
         for g in ["true", "false"] {
             for d in ["true", "false"] {
-                for n in ["uci", "iago"] {
-                    let r =
-                        with(&[(iago::options::GATING, g), (iago::options::DROPS, d), (iago::options::NOTATION, n)]);
-                    let word = b.rule_word(&r);
-                    let (type_word, name, pieces) = b.visit_word(word, TypeOf);
-                    assert_eq!(type_word, word & (gating | drops), "{name}");
-                    assert_eq!(word & iago::rules::NOTATION != 0, n == "iago");
-                    // The types with `X` know the Amazon.
-                    assert_eq!(pieces, if n == "iago" { 9 } else { 8 }, "{name}");
-                    seen.push(name);
+                for k in ["false", "true"] {
+                    let mut types = Vec::new();
+                    for n in ["uci", "iago"] {
+                        let r = with(&[
+                            (iago::options::GATING, g),
+                            (iago::options::DROPS, d),
+                            (iago::options::BARE_KING, k),
+                            (iago::options::NOTATION, n),
+                        ]);
+                        let word = b.rule_word(&r);
+                        let (type_word, name, pieces) = b.visit_word(word, TypeOf);
+                        assert_eq!(type_word, word & (gating | drops), "{name}");
+                        assert_eq!(word & iago::rules::NOTATION != 0, n == "iago");
+                        // The types with `X` know the Amazon.
+                        assert_eq!(pieces, if k == "true" { 9 } else { 8 }, "{name}");
+                        types.push(name);
+                    }
+                    assert_eq!(types[0], types[1], "the notation picks no type");
+                    seen.push(types[0]);
                 }
             }
         }

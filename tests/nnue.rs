@@ -99,7 +99,8 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 }
 
 /// Every value of every IAGO rule option keeps the class's network: `eval`
-/// shows its line. Gating and drops keep the rulings' eight piece types;
+/// shows its line. Gating, drops and the notation keep the rulings' eight
+/// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
 /// value is the rulings' (`protocol/sessions/evalfile.session`: 48 and 49);
@@ -119,7 +120,7 @@ fn every_iago_rule_option_evaluates_with_the_network() {
             ("IagoBareKing", "true", "false", WIDENED, Some(start_eval)),
             ("IagoPromotion", "reserve-only", "equipment", WIDENED, Some(start_eval)),
             ("IagoPromotion", "fide", "equipment", WIDENED, Some(start_eval)),
-            ("IagoNotation", "iago", "uci", WIDENED, Some(start_eval)),
+            ("IagoNotation", "iago", "uci", RULINGS, Some(start_eval)),
             ("IagoReserve", "A", "default", WIDENED, None),
             ("IagoReserve", "MCA", "default", WIDENED, None),
             ("IagoReserve", "QMCA", "default", WIDENED, None),
@@ -182,9 +183,9 @@ fn eval_file_networks_under_the_iago_rule_options() {
         "setoption name EvalFile value weights/iago-b.nn\n\
          setoption name UCI_Variant value iago-b\nsetoption name IagoCastlingGates value true\n\
          position startpos\neval\nsetoption name IagoCastlingGates value false\nposition startpos\neval\n\
-         setoption name EvalFile value {nine}\nsetoption name IagoNotation value iago\n\
+         setoption name EvalFile value {nine}\nsetoption name IagoBareKing value true\n\
          setoption name EvalFile value {nine}\nposition startpos\neval\n\
-         setoption name IagoNotation value uci\nposition startpos\neval\nquit\n"
+         setoption name IagoBareKing value false\nposition startpos\neval\nquit\n"
     );
     let lines: Vec<String> = session(&input)
         .into_iter()

@@ -163,7 +163,7 @@ macro_rules! iago_variant {
                 Ok(())
             }
             fn native_move_text(pos: &Position<Self>, m: Move) -> Option<String> {
-                (X && pos.rules & rules::NOTATION != 0).then(|| rules::iago_text(pos, m))
+                (pos.rules & rules::NOTATION != 0).then(|| rules::iago_text(pos, m))
             }
             #[inline(always)]
             fn board_end(pos: &Position<Self>) -> Option<Outcome> {

@@ -44,9 +44,9 @@ impl Default for IagoOptions {
 
 impl IagoOptions {
     /// Options that select IAGO's other tables (the Amazon's piece type;
-    /// `IagoNotation` alone selects them).
+    /// `IagoBareKing` alone selects them).
     pub fn other_tables() -> IagoOptions {
-        IagoOptions { notation: true, ..IagoOptions::default() }
+        IagoOptions { bare_king: true, ..IagoOptions::default() }
     }
 }
 

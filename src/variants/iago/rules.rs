@@ -2,10 +2,13 @@
 //! every IAGO rule option of a game (0: the rulings), and the rules that read
 //! it at run time: the reserve at the start (`IagoReserve`), promotion
 //! (`IagoPromotion`), the bare-king rule (`IagoBareKing`), castling gates
-//! (`IagoCastlingGates`) and the notation (`IagoNotation`). Gating and drops
-//! (`IagoGating`, `IagoDrops`) are bits of it too, which [`type_bits`] copies
-//! into the type's const parameters with `X` (whether any other bit is set:
-//! only the types with `X` read the word).
+//! (`IagoCastlingGates`). Gating and drops (`IagoGating`, `IagoDrops`) are
+//! bits of it too, which [`type_bits`] copies into the type's const
+//! parameters with `X` (whether any of those other bits is set: only the
+//! types with `X` read them). The notation (`IagoNotation`) is a bit of the
+//! word that no type is chosen by: it changes no rule, so every type writes
+//! it ([`iago_text`]) and a game in the seed's notation plays as fast, and
+//! with the same network, as one in the canonical notation.
 
 use super::options::{IagoPromotion, RESERVE_LETTERS};
 use super::{AMAZON, CARDINAL, MARSHALL};
@@ -26,9 +29,10 @@ const PROMOTION_SHIFT: u32 = 5;
 const PROMOTION_MASK: u32 = 3;
 pub const BARE_KING: u32 = 1 << 7;
 pub const CASTLING_GATES: u32 = 1 << 8;
+/// The seed's notation: read by every type, so not a bit of `RUN_TIME`.
 pub const NOTATION: u32 = 1 << 9;
 /// The bits read at run time (by the types with `X`).
-const RUN_TIME: u32 = (1 << 10) - 1;
+const RUN_TIME: u32 = (1 << 9) - 1;
 /// `IagoGating false` (the type's `GATING` off).
 pub const NO_GATING: u32 = 1 << 10;
 /// `IagoDrops false` (the type's `DROPS` off).
