@@ -10,7 +10,7 @@ pub mod terms;
 pub mod weights;
 
 use crate::bitboard::Bits;
-use crate::geometry::Geometry;
+use crate::geometry::{DIAG, Geometry, ORTH};
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, MAX_TYPES, Variant};
 use std::sync::Arc;
@@ -510,13 +510,26 @@ fn safe_checks<V: Evaluator>(
     let occ = pos.occupied();
     let all = V::G::tables().all;
     let open = !pos.by_color[enemy] & !reach[color];
+    // The orthogonal and diagonal lines through the king, each looked up
+    // once for every type that rides all of them and nothing else.
+    let mut lines = [None; 2];
     let mut n = 0;
     for t in (1..=V::PIECES.len() as u8).filter(|&t| t != V::KING && t != V::PAWN) {
         let reach = attacks[enemy][t as usize] & open;
         if reach.is_empty() {
             continue;
         }
-        let from = Position::<V>::piece_targets(&tables.types[t as usize], color, king, occ, !occ & all, all).1;
+        let from = if tables.grouped_only >> t & 1 == 1 {
+            let mut from = Bb::<V>::ZERO;
+            for (i, (group, dirs)) in [(tables.orth_riders, ORTH), (tables.diag_riders, DIAG)].into_iter().enumerate() {
+                if group >> t & 1 == 1 {
+                    from |= *lines[i].get_or_insert_with(|| V::G::lines(king, dirs, occ));
+                }
+            }
+            from
+        } else {
+            Position::<V>::piece_targets(&tables.types[t as usize], color, king, occ, !occ & all, all).1
+        };
         n += i32::from((from & reach).any());
     }
     n
@@ -553,8 +566,9 @@ fn threats<V: Evaluator, A: Terms>(
 fn pawn_structure<V: Evaluator, A: Terms>(pos: &Position<V>, eval: &EvalTables<V::G>, color: usize, acc: &mut A) {
     let ours = pos.pieces(color, V::PAWN);
     let theirs = pos.pieces(color ^ 1, V::PAWN);
-    for f in 0..V::G::FILES {
-        let n = (ours & V::G::file_bb(f)).count() as i32;
+    let files = &V::G::tables().files;
+    for (f, &file) in files.iter().enumerate() {
+        let n = (ours & file).count() as i32;
         if n == 0 {
             continue;
         }
@@ -847,6 +861,47 @@ mod tests {
         w.pieces.truncate(1);
         let t = PieceTables::build::<Chess>(Some(&w), WeightsSource::None).unwrap();
         assert_eq!((t.learned[64], t.learned[2 * 64]), (6, 0));
+    }
+
+    /// What `safe_checks` relies on: a type that captures only along whole
+    /// orthogonal or diagonal lines (`grouped_only`) captures exactly on
+    /// those lines, for both colours, from every square, in the chess
+    /// family and Historia Ŝako.
+    #[test]
+    fn grouped_types_capture_on_their_lines() {
+        fn check<V: Evaluator>(fen: &str) -> u32 {
+            let p = Position::<V>::from_fen(fen).unwrap();
+            let tables = V::tables();
+            let (occ, all) = (p.occupied(), V::G::tables().all);
+            let mut grouped = 0;
+            for t in 1..=V::PIECES.len() as u8 {
+                if tables.grouped_only >> t & 1 == 0 {
+                    continue;
+                }
+                grouped += 1;
+                for color in 0..2 {
+                    for sq in 0..V::G::SQUARES {
+                        let mut lines = Bb::<V>::ZERO;
+                        if tables.orth_riders >> t & 1 == 1 {
+                            lines |= V::G::lines(sq, ORTH, occ);
+                        }
+                        if tables.diag_riders >> t & 1 == 1 {
+                            lines |= V::G::lines(sq, DIAG, occ);
+                        }
+                        let tt = &tables.types[t as usize];
+                        let caps = Position::<V>::piece_targets(tt, color, sq, occ, !occ & all, all).1;
+                        assert_eq!(caps, lines, "{} type {t} colour {color} square {sq}", V::NAME);
+                    }
+                }
+            }
+            grouped
+        }
+        use crate::variants::historia::HistoriaSako;
+        use crate::variants::iago::IagoB;
+        // Bishop, rook and queen; IAGO-B's too; Historia Ŝako's.
+        assert_eq!(check::<Chess>("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 3);
+        assert!(check::<IagoB>(IagoB::START_FEN) >= 3);
+        check::<HistoriaSako>(HistoriaSako::START_FEN);
     }
 
     #[test]

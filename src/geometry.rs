@@ -211,11 +211,13 @@ pub const DIAG: u8 = 0xf0;
 /// the diagonal directions, masked to the rays asked for when not all four.
 #[inline(always)]
 fn magic_lines<G: Geometry<B = u64>>(magics: &Magics, sq: usize, dirs: u8, occ: u64) -> u64 {
-    let rays = &G::tables().rays;
     let part = |set: u8, att: u64| {
         if set == ORTH || set == DIAG {
             att
         } else {
+            // The rays' table only for a partial set: most calls ask for
+            // all four lines and skip its look-up.
+            let rays = &G::tables().rays;
             let mut m = set;
             let mut keep = 0;
             while m != 0 {
