@@ -582,7 +582,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert_eq!(datagen("chess", 2, &data, &["--quiet"]).0, 0);
     convert("features", &data, &feats);
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
-    assert_eq!(records.len(), 48);
+    assert_eq!(records.len(), 51);
     let trained = temp("trained.nn");
     let tool = |name: &str| format!("{}/tools/nnue/{name}", env!("CARGO_MANIFEST_DIR"));
     let run = |args: &[&str]| {
@@ -605,7 +605,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     };
     let first = train(&[]);
     println!("{first}");
-    assert!(first.contains("train 47, validation 1;"), "{first}");
+    assert!(first.contains("train 50, validation 1;"), "{first}");
     assert!(
         first.contains("net: F 864 -> H 16 x 2 -> 1, 204 virtual features, 2 steps per epoch, crelu, on cpu"),
         "{first}"
@@ -757,10 +757,10 @@ fn three_shards_merged_are_the_single_run() {
     // Given in any order, the games come out by number.
     let (code, out, err) = calvin(&["datagen", "merge", m, names[2], names[0], names[1]]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, format!("datagen: merged 6 games (301 positions) from 3 files into {m}\n"));
+    assert_eq!(out, format!("datagen: merged 6 games (226 positions) from 3 files into {m}\n"));
     let info = |p: &Path| calvin(&["datagen", "info", p.to_str().expect("utf-8")]).1;
     let expected = "variant chess seed 5 nodes 400 random-plies 4 max-plies 80 resign-score 400 resign-plies 4 hash 1\n\
-                    games 6 positions 301 trailing-bytes 0\n\
+                    games 6 positions 226 trailing-bytes 0\n\
                     results white-wins 1 draws 1 black-wins 4\n\
                     ends rules 0 ply-cap 1 adjudicated 5\n";
     assert_eq!(info(&whole), expected);
@@ -775,7 +775,7 @@ fn three_shards_merged_are_the_single_run() {
         v.sort();
         v
     };
-    assert_eq!(positions(&merged).len(), 301);
+    assert_eq!(positions(&merged).len(), 226);
     assert_eq!(positions(&merged), positions(&whole));
     assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&whole).expect("whole"));
 }
