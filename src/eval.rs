@@ -10,7 +10,7 @@ pub mod terms;
 pub mod weights;
 
 use crate::bitboard::Bits;
-use crate::geometry::{DIAG, Geometry, ORTH};
+use crate::geometry::Geometry;
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, MAX_TYPES, Variant};
 use std::sync::Arc;
@@ -521,7 +521,7 @@ fn safe_checks<V: Evaluator>(
         }
         let from = if tables.grouped_only >> t & 1 == 1 {
             let mut from = Bb::<V>::ZERO;
-            for (i, (group, dirs)) in [(tables.orth_riders, ORTH), (tables.diag_riders, DIAG)].into_iter().enumerate() {
+            for (i, (group, dirs)) in tables.line_groups().into_iter().enumerate() {
                 if group >> t & 1 == 1 {
                     from |= *lines[i].get_or_insert_with(|| V::G::lines(king, dirs, occ));
                 }
@@ -882,11 +882,10 @@ mod tests {
                 for color in 0..2 {
                     for sq in 0..V::G::SQUARES {
                         let mut lines = Bb::<V>::ZERO;
-                        if tables.orth_riders >> t & 1 == 1 {
-                            lines |= V::G::lines(sq, ORTH, occ);
-                        }
-                        if tables.diag_riders >> t & 1 == 1 {
-                            lines |= V::G::lines(sq, DIAG, occ);
+                        for (group, dirs) in tables.line_groups() {
+                            if group >> t & 1 == 1 {
+                                lines |= V::G::lines(sq, dirs, occ);
+                            }
                         }
                         let tt = &tables.types[t as usize];
                         let caps = Position::<V>::piece_targets(tt, color, sq, occ, !occ & all, all).1;

@@ -100,7 +100,7 @@ impl<V: Variant> Position<V> {
         let mine = self.by_color[color] & occ;
         let mut att = Bb::<V>::ZERO;
         // Unlimited line riders (rook, bishop, queen ...): each line once for all of them.
-        for (group, dirs) in [(tables.orth_riders, ORTH), (tables.diag_riders, DIAG)] {
+        for (group, dirs) in tables.line_groups() {
             if group == 0 {
                 continue;
             }

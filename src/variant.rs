@@ -357,6 +357,12 @@ pub struct VariantTables<G: Geometry> {
 }
 
 impl<G: Geometry> VariantTables<G> {
+    /// The two rider groups with the lines each rides: `(orth_riders,
+    /// ORTH)` and `(diag_riders, DIAG)`.
+    #[inline(always)]
+    pub fn line_groups(&self) -> [(u32, u8); 2] {
+        [(self.orth_riders, crate::geometry::ORTH), (self.diag_riders, crate::geometry::DIAG)]
+    }
     pub fn build<V: Variant<G = G>>() -> Self {
         let mut types = Vec::with_capacity(V::PIECES.len() + 1);
         let empty = TypeTables {
