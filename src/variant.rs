@@ -363,6 +363,7 @@ impl<G: Geometry> VariantTables<G> {
     pub fn line_groups(&self) -> [(u32, u8); 2] {
         [(self.orth_riders, crate::geometry::ORTH), (self.diag_riders, crate::geometry::DIAG)]
     }
+
     pub fn build<V: Variant<G = G>>() -> Self {
         let mut types = Vec::with_capacity(V::PIECES.len() + 1);
         let empty = TypeTables {
