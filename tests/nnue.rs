@@ -103,7 +103,7 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
-/// value is the rulings' (`protocol/sessions/evalfile.session`: 62 and 49);
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 62 and 60);
 /// a reserve without the Amazon gives the value the rulings give its start
 /// position.
 #[test]
@@ -111,7 +111,7 @@ fn every_iago_rule_option_evaluates_with_the_network() {
     const RULINGS: &str = "built-in (network 1152x32 on top of the formula)";
     const WIDENED: &str = "built-in (network 1296x32 on top of the formula, A read as Q)";
     // The class's own reserve (the rulings) and two others without the Amazon.
-    for (variant, start_eval, own, others) in [("iago-b", 62, "MC", ["QMC", "M"]), ("iago-c", 49, "QMC", ["MC", "M"])] {
+    for (variant, start_eval, own, others) in [("iago-b", 62, "MC", ["QMC", "M"]), ("iago-c", 60, "QMC", ["MC", "M"])] {
         // (option, value, its default, the network, the start's value if the rulings').
         let mut cases = vec![
             ("IagoGating", "false", "true", RULINGS, Some(start_eval)),
