@@ -339,10 +339,10 @@ fn the_texel_fit_fits_the_term_weights_and_prints_them() {
 fn the_wdl_fit_is_drawless_where_the_data_has_no_draw_by_the_rules() {
     let python = trainer_python();
     let (ito, chess) = (temp("wdl-ito.bin"), temp("wdl-chess.bin"));
-    // Long enough games that some end by the rules (chess at seed 12, whose
+    // Long enough games that some end by the rules (chess at seed 13, whose
     // six games hold one draw by the rules).
     assert_eq!(datagen("ito-shogi", 6, &ito, &["--quiet", "--max-plies", "300"]).0, 0);
-    assert_eq!(datagen("chess", 6, &chess, &["--quiet", "--max-plies", "300", "--seed", "12"]).0, 0);
+    assert_eq!(datagen("chess", 6, &chess, &["--quiet", "--max-plies", "300", "--seed", "13"]).0, 0);
     let info = |p: &Path| {
         let (code, out, _) = calvin(&["datagen", "info", p.to_str().expect("utf-8")]);
         assert_eq!(code, 0);
@@ -583,7 +583,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert_eq!(datagen("chess", 2, &data, &["--quiet"]).0, 0);
     convert("features", &data, &feats);
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
-    assert_eq!(records.len(), 59);
+    assert_eq!(records.len(), 55);
     let trained = temp("trained.nn");
     let tool = |name: &str| format!("{}/tools/nnue/{name}", env!("CARGO_MANIFEST_DIR"));
     let run = |args: &[&str]| {
@@ -606,13 +606,13 @@ fn train_py_writes_a_net_the_engine_loads() {
     };
     let first = train(&[]);
     println!("{first}");
-    assert!(first.contains("train 58, validation 1;"), "{first}");
+    assert!(first.contains("train 54, validation 1;"), "{first}");
     assert!(
         first.contains("net: F 864 -> H 16 x 2 -> 1, 204 virtual features, 2 steps per epoch, crelu, on cpu"),
         "{first}"
     );
     // Every epoch's losses are numbers; the training loss falls (measured with
-    // torch 1.13: 0.0158 in the first epoch, 0.00092 in the eighth).
+    // torch 1.13: 0.0168 in the first epoch, 0.0018 in the eighth).
     let epochs: Vec<&str> = first.lines().filter(|l| l.starts_with("epoch ")).collect();
     assert_eq!(epochs.len(), 8, "{first}");
     let loss = |line: &str, key: &str| -> f64 { after(line, key).parse().expect("a loss") };
@@ -758,12 +758,12 @@ fn three_shards_merged_are_the_single_run() {
     // Given in any order, the games come out by number.
     let (code, out, err) = calvin(&["datagen", "merge", m, names[2], names[0], names[1]]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, format!("datagen: merged 6 games (226 positions) from 3 files into {m}\n"));
+    assert_eq!(out, format!("datagen: merged 6 games (182 positions) from 3 files into {m}\n"));
     let info = |p: &Path| calvin(&["datagen", "info", p.to_str().expect("utf-8")]).1;
     let expected = "variant chess seed 5 nodes 400 random-plies 4 max-plies 80 resign-score 400 resign-plies 4 hash 1\n\
-                    games 6 positions 226 trailing-bytes 0\n\
-                    results white-wins 2 draws 1 black-wins 3\n\
-                    ends rules 0 ply-cap 1 adjudicated 5\n";
+                    games 6 positions 182 trailing-bytes 0\n\
+                    results white-wins 3 draws 1 black-wins 2\n\
+                    ends rules 1 ply-cap 0 adjudicated 5\n";
     assert_eq!(info(&whole), expected);
     assert_eq!(info(&merged), expected);
     // The same positions (as a multiset) and games; one thread: the same bytes.
@@ -776,7 +776,7 @@ fn three_shards_merged_are_the_single_run() {
         v.sort();
         v
     };
-    assert_eq!(positions(&merged).len(), 226);
+    assert_eq!(positions(&merged).len(), 182);
     assert_eq!(positions(&merged), positions(&whole));
     assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&whole).expect("whole"));
 }
