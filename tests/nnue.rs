@@ -103,33 +103,40 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
-/// value is the rulings' (`protocol/sessions/evalfile.session`: 62 and 60);
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 44 and 60);
 /// a reserve without the Amazon gives the value the rulings give its start
 /// position.
 #[test]
 fn every_iago_rule_option_evaluates_with_the_network() {
-    const RULINGS: &str = "built-in (network 1152x32 on top of the formula)";
-    const WIDENED: &str = "built-in (network 1296x32 on top of the formula, A read as Q)";
+    // Iago-b's network is the whole evaluation, iago-c's on top of the formula.
+    let shapes = |shape: &str| {
+        (format!("built-in (network 1152x{shape})"), format!("built-in (network 1296x{shape}, A read as Q)"))
+    };
     // The class's own reserve (the rulings) and two others without the Amazon.
-    for (variant, start_eval, own, others) in [("iago-b", 62, "MC", ["QMC", "M"]), ("iago-c", 60, "QMC", ["MC", "M"])] {
+    for (variant, start_eval, own, others, shape) in [
+        ("iago-b", 44, "MC", ["QMC", "M"], "256 SCReLU"),
+        ("iago-c", 60, "QMC", ["MC", "M"], "32 on top of the formula"),
+    ] {
+        let (r, w) = shapes(shape);
+        let (net_rulings, net_widened) = (r.as_str(), w.as_str());
         // (option, value, its default, the network, the start's value if the rulings').
         let mut cases = vec![
-            ("IagoGating", "false", "true", RULINGS, Some(start_eval)),
-            ("IagoDrops", "false", "true", RULINGS, Some(start_eval)),
-            ("IagoCastlingGates", "true", "false", WIDENED, Some(start_eval)),
-            ("IagoBareKing", "true", "false", WIDENED, Some(start_eval)),
-            ("IagoPromotion", "reserve-only", "equipment", WIDENED, Some(start_eval)),
-            ("IagoPromotion", "fide", "equipment", WIDENED, Some(start_eval)),
-            ("IagoNotation", "iago", "uci", RULINGS, Some(start_eval)),
-            ("IagoReserve", "A", "default", WIDENED, None),
-            ("IagoReserve", "MCA", "default", WIDENED, None),
-            ("IagoReserve", "QMCA", "default", WIDENED, None),
-            ("IagoReserve", own, "default", RULINGS, Some(start_eval)),
-            ("IagoReserve", others[0], "default", WIDENED, None),
-            ("IagoReserve", others[1], "default", WIDENED, None),
+            ("IagoGating", "false", "true", net_rulings, Some(start_eval)),
+            ("IagoDrops", "false", "true", net_rulings, Some(start_eval)),
+            ("IagoCastlingGates", "true", "false", net_widened, Some(start_eval)),
+            ("IagoBareKing", "true", "false", net_widened, Some(start_eval)),
+            ("IagoPromotion", "reserve-only", "equipment", net_widened, Some(start_eval)),
+            ("IagoPromotion", "fide", "equipment", net_widened, Some(start_eval)),
+            ("IagoNotation", "iago", "uci", net_rulings, Some(start_eval)),
+            ("IagoReserve", "A", "default", net_widened, None),
+            ("IagoReserve", "MCA", "default", net_widened, None),
+            ("IagoReserve", "QMCA", "default", net_widened, None),
+            ("IagoReserve", own, "default", net_rulings, Some(start_eval)),
+            ("IagoReserve", others[0], "default", net_widened, None),
+            ("IagoReserve", others[1], "default", net_widened, None),
         ];
         if variant == "iago-b" {
-            cases.push(("IagoReserve", "none", "default", WIDENED, None));
+            cases.push(("IagoReserve", "none", "default", net_widened, None));
         }
         let mut input = format!("setoption name UCI_Variant value {variant}\n");
         for (option, value, default, _, _) in &cases {
@@ -157,8 +164,8 @@ fn every_iago_rule_option_evaluates_with_the_network() {
             let lines =
                 session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\neval\nquit\n"));
             let rulings = lines.iter().find(|l| l.starts_with("info string network eval ")).unwrap();
-            assert!(rulings.ends_with(RULINGS), "{rulings}");
-            assert_eq!(rulings.replace(RULINGS, WIDENED), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
+            assert!(rulings.ends_with(net_rulings), "{rulings}");
+            assert_eq!(rulings.replace(net_rulings, net_widened), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
         }
     }
 }
@@ -194,13 +201,14 @@ fn eval_file_networks_under_the_iago_rule_options() {
         .collect();
     let file = "weights file weights/iago-b.nn (network";
     let expected = [
-        "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x32 on top of the formula), used when iago-b is played".to_string(),
-        format!("info string network eval 62 {file} 1296x32 on top of the formula, A read as Q)"),
-        format!("info string network eval 62 {file} 1152x32 on top of the formula)"),
+        "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x256 SCReLU), used when iago-b is played"
+            .to_string(),
+        format!("info string network eval 44 {file} 1296x256 SCReLU, A read as Q)"),
+        format!("info string network eval 44 {file} 1152x256 SCReLU)"),
         format!("info string error EvalFile {nine}: wrong shape: 1296 features, iago-b has 1152"),
         format!("info string EvalFile {nine}: iago-b network loaded (1296x32)"),
         format!("info string network eval {want} weights file {nine} (network 1296x32)"),
-        format!("info string network eval 62 {file} 1152x32 on top of the formula)"),
+        format!("info string network eval 44 {file} 1152x256 SCReLU)"),
     ];
     assert_eq!(lines, expected);
 }

@@ -121,6 +121,10 @@ pub struct Network {
     /// The piece types the network was widened to ([`Network::fit`]) and
     /// the types whose rows they read, `A read as Q`; empty: none.
     pub read_as: String,
+    /// A network that is the whole evaluation, widened: for each type that
+    /// reads a stand-in's rows, its value less the stand-in's
+    /// ([`Network::stand_in_material`]); empty otherwise.
+    pub value_gaps: Vec<(u8, i32)>,
     /// `ft_weights[f * hidden..][..hidden]`: feature `f`'s row.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
@@ -180,6 +184,7 @@ impl Network {
             on_top,
             activation,
             read_as: String::new(),
+            value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
             out_weights,
@@ -235,6 +240,7 @@ impl Network {
             on_top: false,
             activation: Activation::CReLU,
             read_as: String::new(),
+            value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
             out_weights,
@@ -311,6 +317,15 @@ impl Network {
         let read_as: Vec<String> = (known + 1..=types)
             .map(|t| format!("{} read as {}", V::PIECES[t - 1].letter, V::PIECES[sources[t - 1] - 1].letter))
             .collect();
+        // A network on top of the formula has the type's own value from the
+        // formula; one that is the whole evaluation sees the stand-in's.
+        let value_gaps = if self.on_top {
+            Vec::new()
+        } else {
+            (known + 1..=types)
+                .map(|t| (t as u8, V::PIECES[t - 1].value - V::PIECES[sources[t - 1] - 1].value))
+                .collect()
+        };
         // Field by field: `..self.clone()` would copy the old feature rows only to drop them.
         Ok(Network {
             variant: self.variant.clone(),
@@ -319,11 +334,25 @@ impl Network {
             on_top: self.on_top,
             activation: self.activation,
             read_as: read_as.join(", "),
+            value_gaps,
             ft_weights,
             ft_bias: self.ft_bias.clone(),
             out_weights: self.out_weights.clone(),
             out_bias: self.out_bias,
         })
+    }
+
+    /// What a widened network that is the whole evaluation misses of the
+    /// types it reads as stand-ins: each one's value less its stand-in's, per
+    /// piece (board and hand) of the side to move less the other side's.
+    #[inline]
+    pub fn stand_in_material<V: Variant>(&self, pos: &Position<V>) -> i32 {
+        let mut sum = 0;
+        for &(t, gap) in &self.value_gaps {
+            let count = |c: usize| pos.pieces(c, t).count() as i32 + pos.hand[c][t as usize] as i32;
+            sum += gap * (count(pos.side) - count(pos.side ^ 1));
+        }
+        sum
     }
 
     #[inline(always)]

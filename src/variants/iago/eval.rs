@@ -1,9 +1,11 @@
 //! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
 //! so it counts a little less than on the board. Both IAGO classes have a
-//! network on top of their fitted formula, trained on the rulings' eight
-//! piece types; under the other rule options (`X`, whose pieces add the
-//! Amazon) the same network is widened to nine, the Amazon reading the
-//! Queen's rows (`NET_STAND_INS`; why: `docs/nnue.md`).
+//! network trained on the rulings' eight piece types (iago-b's is the whole
+//! evaluation, iago-c's on top of its fitted formula); under the other rule
+//! options (`X`, whose pieces add the Amazon) the same network is widened
+//! to nine, the Amazon reading the Queen's rows (`NET_STAND_INS`; why:
+//! `docs/nnue.md`), and a network that is the whole evaluation adds what
+//! an Amazon is worth more than a Queen (`Network::stand_in_material`).
 
 use super::{AMAZON, IagoBRules, IagoCRules};
 use crate::eval::Evaluator;
@@ -17,11 +19,11 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoBRules<G, D,
     /// PNBRQKMC`; the Amazon of the `X` rules gets none). The data and the
     /// match: README.
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-b.weights");
-    /// An H32 network trained on top of that formula, as iago-c's (below;
-    /// its data, training and match: README).
+    /// A 256-wide SCReLU network that is the whole evaluation, trained from
+    /// scratch on chess games (written in IAGO's layout) and iago-b's own
+    /// (its data, training and match: `docs/measurements.md`).
     const NET: &'static [u8] = include_bytes!("../../../weights/iago-b.nn");
-    /// The Amazon (`X` only) reads as a Queen: the network's correction of a
-    /// queen; the formula counts the Amazon's own value and moves.
+    /// The Amazon (`X` only) reads as a Queen, plus the difference of their values.
     const NET_STAND_INS: &'static [(u8, u8)] = &[(AMAZON, QUEEN)];
 }
 impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D, X> {
@@ -71,7 +73,12 @@ mod tests {
         assert_eq!((net.features, feature_count::<IagoBX>()), (1152, 1296));
         assert_eq!(net.fit::<IagoB>(IagoB::NET_STAND_INS), Ok(net.clone()));
         let wide = net.fit::<IagoBX>(IagoBX::NET_STAND_INS).unwrap();
-        assert_eq!(wide.shape(), "1296x32 on top of the formula, A read as Q");
+        assert_eq!(wide.shape(), "1296x256 SCReLU, A read as Q");
+        // The network is the whole evaluation: it misses what an Amazon is
+        // worth more than a queen, added per Amazon of the side to move less
+        // the other's (board and reserve).
+        assert_eq!(wide.value_gaps, [(AMAZON, 1250 - 950)]);
+        assert!(net.value_gaps.is_empty());
         assert_eq!(wide.fit::<IagoBX>(&[]), Ok(wide.clone()), "a net of the nine types fits as it is");
         // Without a stand-in the Amazon has no rows: refused as before.
         assert_eq!(
@@ -83,13 +90,20 @@ mod tests {
         let rulings = Position::<IagoB>::from_fen(fen).unwrap();
         let amazon_rules = Position::<IagoBX>::from_fen_with(fen, word(0b0111)).unwrap();
         assert_eq!(wide.evaluate(&amazon_rules), net.evaluate(&rulings));
-        assert_eq!(net.evaluate(&rulings), 13);
+        assert_eq!(net.evaluate(&rulings), 2);
+        assert_eq!(wide.stand_in_material(&amazon_rules), 0);
         // An Amazon on g1 and one in Black's reserve read as queens there.
         let amazons = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR[MCmca] b - - 1 2";
         let queens = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBQR[MCmcq] b - - 1 2";
         let a = Position::<IagoBX>::from_fen_with(amazons, word(0b1110)).unwrap();
         let q = Position::<IagoB>::from_fen(queens).unwrap();
         assert_eq!(wide.evaluate(&a), net.evaluate(&q));
+        assert_eq!(wide.stand_in_material(&a), 0, "one Amazon each");
+        let white_only = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR[MCmc] b - - 1 2";
+        let w = Position::<IagoBX>::from_fen_with(white_only, word(0b1110)).unwrap();
+        assert_eq!(wide.stand_in_material(&w), -300, "Black to move");
+        let eval = crate::eval::Evaluation::builtin::<IagoBX>();
+        assert_eq!(crate::eval::network_plus(&wide, 40, &w, &eval), 40 - 300);
         assert_ne!(wide.evaluate(&a), wide.evaluate(&Position::<IagoBX>::from_fen_with(fen, word(0b1111)).unwrap()));
     }
 
