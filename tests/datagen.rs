@@ -820,3 +820,50 @@ fn bad_shards_and_merges_are_refused() {
     assert!(err.starts_with("datagen: error: merge needs OUT and at least one IN"), "{err}");
     assert!(!out.exists());
 }
+
+/// `tools/nnue/remap.py` writes chess's features in IAGO's layout: every
+/// position's features, both sides' views, are those `reference.py` reads
+/// from the same board as an iago-b or iago-c position with an empty
+/// reserve.
+#[test]
+#[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
+fn chess_features_remapped_are_the_iago_features_of_the_same_board() {
+    let python = trainer_python();
+    let (data, feats) = (temp("remap.bin"), temp("remap.ft"));
+    assert_eq!(datagen("chess", 2, &data, &["--quiet"]).0, 0);
+    convert("features", &data, &feats);
+    let boards: Vec<String> = read(&data)
+        .games
+        .iter()
+        .flat_map(|g| g.records.iter().map(|r| r.fen.split(' ').next().expect("a board").to_string()))
+        .collect();
+    assert_eq!(boards.len(), 55);
+    let list = temp("remap.boards");
+    std::fs::write(&list, boards.join("\n")).expect("write");
+    for variant in ["iago-b", "iago-c"] {
+        let out = temp(&format!("remap-{variant}.ft"));
+        let tools = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue");
+        let o = Command::new(&python)
+            .arg(format!("{tools}/remap.py"))
+            .args([&feats, &out])
+            .arg(variant)
+            .output()
+            .expect("python runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // Each position's features (0xFFFF left out) against reference.py's, both views.
+        let check = "import sys; sys.path.insert(0, sys.argv[1]); import nnue_io, reference\n\
+                     v, nf, m, rec = nnue_io.open_ft(sys.argv[2]); boards = open(sys.argv[3]).read().split()\n\
+                     assert (v, nf, m, len(rec)) == (sys.argv[4], 1152, 36, len(boards)), (v, nf, m, len(rec))\n\
+                     for r, b in zip(rec, boards):\n    \
+                     for p in (0, 1):\n        \
+                     got = sorted(int(f) for f in r['feat'][p] if f != 0xFFFF)\n        \
+                     assert got == sorted(reference.features(sys.argv[4], b + '[] w - - 0 1', p)), (b, p)\n\
+                     print(len(boards))";
+        let o = Command::new(&python)
+            .args(["-c", check, tools, out.to_str().expect("utf-8"), list.to_str().expect("utf-8"), variant])
+            .output()
+            .expect("python runs");
+        assert!(o.status.success(), "{variant}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "55\n", "{variant}");
+    }
+}
