@@ -101,8 +101,8 @@ fn the_amazon_moves_as_queen_and_knight() {
 #[test]
 fn the_rulings_and_the_amazon_keep_their_own_tables() {
     // Perft 2 of the start: tests/perft/iago-{b,c}.perft.
-    // Iago-b's network is the whole evaluation, iago-c's on top of the formula.
-    for (variant, perft2, shape) in [("iago-b", 784, "256 SCReLU"), ("iago-c", 9, "32 on top of the formula")] {
+    // Both networks are the whole evaluation.
+    for (variant, perft2, shape) in [("iago-b", 784, "256 SCReLU"), ("iago-c", 9, "256 SCReLU")] {
         let rulings = new_game_with(variant, &RuleOptions::default()).unwrap();
         assert_eq!(rulings.perft(2), perft2, "{variant}");
         let (_, source) = rulings.network_eval(&rulings.builtin_evaluation()).expect("the rulings' network");

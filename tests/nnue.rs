@@ -103,20 +103,19 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
-/// value is the rulings' (`protocol/sessions/evalfile.session`: 44 and 60);
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 44 and 21);
 /// a reserve without the Amazon gives the value the rulings give its start
 /// position.
 #[test]
 fn every_iago_rule_option_evaluates_with_the_network() {
-    // Iago-b's network is the whole evaluation, iago-c's on top of the formula.
+    // Both networks are the whole evaluation.
     let shapes = |shape: &str| {
         (format!("built-in (network 1152x{shape})"), format!("built-in (network 1296x{shape}, A read as Q)"))
     };
     // The class's own reserve (the rulings) and two others without the Amazon.
-    for (variant, start_eval, own, others, shape) in [
-        ("iago-b", 44, "MC", ["QMC", "M"], "256 SCReLU"),
-        ("iago-c", 60, "QMC", ["MC", "M"], "32 on top of the formula"),
-    ] {
+    for (variant, start_eval, own, others, shape) in
+        [("iago-b", 44, "MC", ["QMC", "M"], "256 SCReLU"), ("iago-c", 21, "QMC", ["MC", "M"], "256 SCReLU")]
+    {
         let (r, w) = shapes(shape);
         let (net_rulings, net_widened) = (r.as_str(), w.as_str());
         // (option, value, its default, the network, the start's value if the rulings').

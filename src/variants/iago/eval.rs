@@ -1,7 +1,7 @@
 //! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
 //! so it counts a little less than on the board. Both IAGO classes have a
-//! network trained on the rulings' eight piece types (iago-b's is the whole
-//! evaluation, iago-c's on top of its fitted formula); under the other rule
+//! network trained on the rulings' eight piece types, the whole evaluation;
+//! under the other rule
 //! options (`X`, whose pieces add the Amazon) the same network is widened
 //! to nine, the Amazon reading the Queen's rows (`NET_STAND_INS`; why:
 //! `docs/nnue.md`), and a network that is the whole evaluation adds what
@@ -32,9 +32,8 @@ impl<const G: bool, const D: bool, const X: bool> Evaluator for IagoCRules<G, D,
     /// Fitted as iago-b's (`tools/train/results/iago-c.json`, `to_weights.py
     /// ... iago-c PNBRQKMC`). The data and the match: README.
     const WEIGHTS: &'static [u8] = include_bytes!("../../../weights/iago-c.weights");
-    /// An H32 network trained on top of that formula (`tools/nnue/train.py
-    /// --on-top`; its data, training and match: README). Its features are
-    /// the eight types of the rulings, widened for the `X` rules as iago-b's.
+    /// A network as iago-b's, trained on the chess games and iago-c's own
+    /// (`docs/measurements.md`); widened for the `X` rules as iago-b's.
     const NET: &'static [u8] = include_bytes!("../../../weights/iago-c.nn");
     const NET_STAND_INS: &'static [(u8, u8)] = &[(AMAZON, QUEEN)];
 }
