@@ -76,19 +76,13 @@ pub fn formula_eval<V: Evaluator>(pos: &Position<V>, eval: &Evaluation) -> i32 {
     if pos.side == 0 { white } else { -white }
 }
 
-/// The evaluation from a network's output `out` for `pos`: the output
-/// itself (with the value a widened network misses of the types it reads
-/// as stand-ins), or added to the formula's where the network corrects it.
-/// (`eval`'s piece values serve the formula.)
+/// The evaluation from a network's output `out` for `pos`: added to the
+/// formula's where the network corrects it, else the output itself with
+/// the value a widened network misses of the types it reads as stand-ins
+/// (none for most networks). (`eval`'s piece values serve the formula.)
 #[inline(always)]
 pub fn network_plus<V: Evaluator>(net: &nnue::Network, out: i32, pos: &Position<V>, eval: &Evaluation) -> i32 {
-    if net.on_top {
-        out + formula_eval(pos, eval)
-    } else if net.value_gaps.is_empty() {
-        out
-    } else {
-        out + net.stand_in_material(pos)
-    }
+    if net.on_top { out + formula_eval(pos, eval) } else { out + net.stand_in_material(pos) }
 }
 
 /// A network in use and where it comes from.

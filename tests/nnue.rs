@@ -108,34 +108,28 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// position.
 #[test]
 fn every_iago_rule_option_evaluates_with_the_network() {
-    // Both networks are the whole evaluation.
-    let shapes = |shape: &str| {
-        (format!("built-in (network 1152x{shape})"), format!("built-in (network 1296x{shape}, A read as Q)"))
-    };
+    const RULINGS: &str = "built-in (network 1152x256 SCReLU)";
+    const WIDENED: &str = "built-in (network 1296x256 SCReLU, A read as Q)";
     // The class's own reserve (the rulings) and two others without the Amazon.
-    for (variant, start_eval, own, others, shape) in
-        [("iago-b", 44, "MC", ["QMC", "M"], "256 SCReLU"), ("iago-c", 21, "QMC", ["MC", "M"], "256 SCReLU")]
-    {
-        let (r, w) = shapes(shape);
-        let (net_rulings, net_widened) = (r.as_str(), w.as_str());
+    for (variant, start_eval, own, others) in [("iago-b", 44, "MC", ["QMC", "M"]), ("iago-c", 21, "QMC", ["MC", "M"])] {
         // (option, value, its default, the network, the start's value if the rulings').
         let mut cases = vec![
-            ("IagoGating", "false", "true", net_rulings, Some(start_eval)),
-            ("IagoDrops", "false", "true", net_rulings, Some(start_eval)),
-            ("IagoCastlingGates", "true", "false", net_widened, Some(start_eval)),
-            ("IagoBareKing", "true", "false", net_widened, Some(start_eval)),
-            ("IagoPromotion", "reserve-only", "equipment", net_widened, Some(start_eval)),
-            ("IagoPromotion", "fide", "equipment", net_widened, Some(start_eval)),
-            ("IagoNotation", "iago", "uci", net_rulings, Some(start_eval)),
-            ("IagoReserve", "A", "default", net_widened, None),
-            ("IagoReserve", "MCA", "default", net_widened, None),
-            ("IagoReserve", "QMCA", "default", net_widened, None),
-            ("IagoReserve", own, "default", net_rulings, Some(start_eval)),
-            ("IagoReserve", others[0], "default", net_widened, None),
-            ("IagoReserve", others[1], "default", net_widened, None),
+            ("IagoGating", "false", "true", RULINGS, Some(start_eval)),
+            ("IagoDrops", "false", "true", RULINGS, Some(start_eval)),
+            ("IagoCastlingGates", "true", "false", WIDENED, Some(start_eval)),
+            ("IagoBareKing", "true", "false", WIDENED, Some(start_eval)),
+            ("IagoPromotion", "reserve-only", "equipment", WIDENED, Some(start_eval)),
+            ("IagoPromotion", "fide", "equipment", WIDENED, Some(start_eval)),
+            ("IagoNotation", "iago", "uci", RULINGS, Some(start_eval)),
+            ("IagoReserve", "A", "default", WIDENED, None),
+            ("IagoReserve", "MCA", "default", WIDENED, None),
+            ("IagoReserve", "QMCA", "default", WIDENED, None),
+            ("IagoReserve", own, "default", RULINGS, Some(start_eval)),
+            ("IagoReserve", others[0], "default", WIDENED, None),
+            ("IagoReserve", others[1], "default", WIDENED, None),
         ];
         if variant == "iago-b" {
-            cases.push(("IagoReserve", "none", "default", net_widened, None));
+            cases.push(("IagoReserve", "none", "default", WIDENED, None));
         }
         let mut input = format!("setoption name UCI_Variant value {variant}\n");
         for (option, value, default, _, _) in &cases {
@@ -163,8 +157,8 @@ fn every_iago_rule_option_evaluates_with_the_network() {
             let lines =
                 session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\neval\nquit\n"));
             let rulings = lines.iter().find(|l| l.starts_with("info string network eval ")).unwrap();
-            assert!(rulings.ends_with(net_rulings), "{rulings}");
-            assert_eq!(rulings.replace(net_rulings, net_widened), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
+            assert!(rulings.ends_with(RULINGS), "{rulings}");
+            assert_eq!(rulings.replace(RULINGS, WIDENED), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
         }
     }
 }

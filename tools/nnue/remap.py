@@ -15,8 +15,8 @@ import numpy as np
 
 import nnue_io
 
-CHESS_TYPES, IAGO_TYPES, SQUARES, HAND_CAP, IAGO_SLOTS = 6, 8, 64, 8, 36
-NONE = 0xFFFF
+CHESS_TYPES, IAGO_TYPES, SQUARES, IAGO_SLOTS = 6, 8, 64, 36
+NONE, HAND_CAP = nnue_io.NONE, nnue_io.HAND_CAP
 
 
 def table():

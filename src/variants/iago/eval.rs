@@ -1,11 +1,10 @@
 //! IAGO evaluation: a reserve piece still has to be brought in (a tempo),
 //! so it counts a little less than on the board. Both IAGO classes have a
-//! network trained on the rulings' eight piece types, the whole evaluation;
-//! under the other rule
-//! options (`X`, whose pieces add the Amazon) the same network is widened
-//! to nine, the Amazon reading the Queen's rows (`NET_STAND_INS`; why:
-//! `docs/nnue.md`), and a network that is the whole evaluation adds what
-//! an Amazon is worth more than a Queen (`Network::stand_in_material`).
+//! network that is the whole evaluation, trained on the rulings' eight
+//! piece types; under the other rule options (`X`, whose pieces add the
+//! Amazon) the same network is widened to nine, the Amazon reading the
+//! Queen's rows (`NET_STAND_INS`; why: `docs/nnue.md`) plus what an Amazon
+//! is worth more than a Queen (`Network::stand_in_material`).
 
 use super::{AMAZON, IagoBRules, IagoCRules};
 use crate::eval::Evaluator;
