@@ -14,6 +14,9 @@ pub struct Limits {
     pub winc: Option<u64>,
     pub binc: Option<u64>,
     pub movestogo: Option<u32>,
+    /// USI's byoyomi: each move's time once the main clock is used up
+    /// (never banked), for both sides.
+    pub byoyomi: Option<u64>,
     pub mate: Option<i32>,
     pub infinite: bool,
     pub ponder: bool,
@@ -32,7 +35,7 @@ impl Limits {
     }
     /// Whether the clock limits the search at all.
     pub fn timed(&self) -> bool {
-        self.movetime.is_some() || self.wtime.is_some() || self.btime.is_some()
+        self.movetime.is_some() || self.wtime.is_some() || self.btime.is_some() || self.byoyomi.is_some()
     }
 }
 
@@ -68,12 +71,15 @@ impl TimeManager {
         let start = Instant::now();
         let overhead = limits.move_overhead.unwrap_or(DEFAULT_MOVE_OVERHEAD_MS);
         if let Some(mt) = limits.movetime {
-            // At most half of a fixed move time is kept back.
-            let t = Duration::from_millis(mt.saturating_sub(overhead.min(mt / 2)).max(1));
-            // A fixed time is used up: no soft limit, only the hard stop.
-            return TimeManager { start, soft: None, hard: Some(t) };
+            return Self::fixed(start, mt, overhead);
         }
         let (time, inc) = if side == 0 { (limits.wtime, limits.winc) } else { (limits.btime, limits.binc) };
+        let byoyomi = limits.byoyomi.unwrap_or(0);
+        if byoyomi > 0 && time.is_none_or(|t| t == 0) {
+            // The main clock is used up: the byoyomi is this move's time,
+            // lost if it is not spent.
+            return Self::fixed(start, byoyomi, overhead);
+        }
         let Some(time) = time else {
             return TimeManager { start, soft: None, hard: None };
         };
@@ -83,13 +89,23 @@ impl TimeManager {
         // few moves more than are left keeps a bank, so with an increment the
         // clock settles at several increments instead of near zero.
         let avail = time.saturating_sub(overhead);
-        let soft = (avail / (mtg + PLAN_EXTRA_MOVES) + inc * 3 / 4).min(avail / 4);
-        let hard = (soft * 3).min(avail / 4).max(soft);
+        // A byoyomi is this move's on top of the clock (less the overhead
+        // the clock could not cover): planned as an increment, and inside
+        // the hard limit in full.
+        let byo = (time + byoyomi).saturating_sub(overhead) - avail;
+        let soft = (avail / (mtg + PLAN_EXTRA_MOVES) + (inc + byo) * 3 / 4).min(avail / 4 + byo * 3 / 4);
+        let hard = (soft * 3).min(avail / 4 + byo).max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft.max(1))),
             hard: Some(Duration::from_millis(hard.max(1))),
         }
+    }
+    /// A fixed time to use up, at most half of it kept back as the move
+    /// overhead: no soft limit, only the hard stop.
+    fn fixed(start: Instant, ms: u64, overhead: u64) -> Self {
+        let t = Duration::from_millis(ms.saturating_sub(overhead.min(ms / 2)).max(1));
+        TimeManager { start, soft: None, hard: Some(t) }
     }
     /// Whether another iteration is worth starting, given how unsettled the
     /// best move is (see [`Stability`]).
@@ -173,6 +189,29 @@ mod tests {
         assert_eq!(fixed(None, 1000), (None, 990));
         assert_eq!(fixed(Some(400), 1000), (None, 600));
         assert_eq!(fixed(Some(5000), 1000), (None, 500));
+    }
+
+    /// USI's byoyomi: the move's time once the side's main clock is empty,
+    /// whatever the other side's; on top of a main clock, inside the hard
+    /// limit in full.
+    #[test]
+    fn byoyomi_is_the_moves_time_past_the_main_clock() {
+        let budget = |btime: u64, byoyomi: u64| {
+            let l = Limits { wtime: Some(60_000), btime: Some(btime), byoyomi: Some(byoyomi), ..Default::default() };
+            let tm = TimeManager::new(&l, 1, 30);
+            (tm.soft.map(|s| s.as_millis()), tm.hard.unwrap().as_millis())
+        };
+        assert_eq!(budget(0, 3000), (None, 2990));
+        // 40 ms of clock after the overhead: 1 + 2250 planned, the hard
+        // limit 10 + 3000.
+        assert_eq!(budget(50, 3000), (Some(2251), 3010));
+        // 5 ms of clock: the byoyomi carries the other 5 of the overhead.
+        assert_eq!(budget(5, 3000), (Some(2246), 2995));
+        // A long main clock: 59990 / 32 + 75; the hard limit three times it.
+        assert_eq!(budget(60_000, 100), (Some(1949), 5847));
+        let only = Limits { byoyomi: Some(1000), ..Default::default() };
+        assert!(only.timed());
+        assert_eq!(TimeManager::new(&only, 0, 30).hard.unwrap().as_millis(), 990);
     }
 
     #[test]

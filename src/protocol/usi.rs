@@ -32,22 +32,11 @@ impl Dialect for UsiDialect {
 
 /// USI's clocks to ours: USI's `btime` is the first player's (sente's)
 /// time, which is our White's. Byoyomi is time per move once the main time
-/// is used up: it counts as an increment, or as the move time when the side
-/// to move has no main time left.
+/// is used up (see [`crate::timeman::TimeManager::new`]).
 pub fn usi_limits(mut l: Limits, byoyomi: Option<u64>) -> Limits {
     std::mem::swap(&mut l.wtime, &mut l.btime);
     std::mem::swap(&mut l.winc, &mut l.binc);
-    if let Some(b) = byoyomi.filter(|&b| b > 0) {
-        let no_main = |t: Option<u64>| t.is_none_or(|t| t == 0);
-        if no_main(l.wtime) && no_main(l.btime) {
-            l.movetime = Some(b);
-            l.wtime = None;
-            l.btime = None;
-        } else {
-            l.winc = Some(l.winc.unwrap_or(0) + b);
-            l.binc = Some(l.binc.unwrap_or(0) + b);
-        }
-    }
+    l.byoyomi = byoyomi.filter(|&b| b > 0);
     l
 }
 
@@ -144,7 +133,7 @@ mod tests {
         assert_eq!(sfen_to_fen("k/30 w 2Pt 6", &d).unwrap(), "k/30[PPt] b - - 0 3");
         assert!(sfen_to_fen("k/30 x - 1", &d).is_err());
         let l = usi_limits(Limits { btime: Some(0), wtime: Some(0), ..Limits::default() }, Some(3000));
-        assert_eq!(l.movetime, Some(3000));
+        assert_eq!(l.byoyomi, Some(3000));
         let l = usi_limits(Limits { btime: Some(60000), wtime: Some(1000), ..Limits::default() }, None);
         assert_eq!((l.wtime, l.btime), (Some(60000), Some(1000)));
     }
