@@ -383,7 +383,7 @@ fn shard_nodes(state: &Path) -> Vec<(usize, String)> {
 fn a_two_node_cluster_shares_the_shards_and_survives_losing_a_node() {
     let dir = temp("nodes");
     let p = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
-    let settings = ["--variant", "chess", "--games", "20", "--nodes", "3000", "--seed", "5", "--random-plies", "6"];
+    let settings = ["--variant", "chess", "--games", "20", "--nodes", "20000", "--seed", "5", "--random-plies", "6"];
     single_datagen(&settings, &p("single.bin"));
     // A head and a worker, one CPU each, with token authentication (as tools/cluster/README.md
     // sets a cluster up) on a free port. Ray's sockets live under the temp directories: a short
