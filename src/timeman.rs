@@ -92,9 +92,13 @@ impl TimeManager {
         // A byoyomi is this move's on top of the clock (less the overhead
         // the clock could not cover): planned as an increment, and inside
         // the hard limit in full.
-        let byo = (time + byoyomi).saturating_sub(overhead) - avail;
-        let soft = (avail / (mtg + PLAN_EXTRA_MOVES) + (inc + byo) * 3 / 4).min(avail / 4 + byo * 3 / 4);
-        let hard = (soft * 3).min(avail / 4 + byo).max(soft);
+        // (Saturating: a clock from input may be as large as u64 holds.)
+        let byo = time.saturating_add(byoyomi).saturating_sub(overhead) - avail;
+        let three_quarters = |t: u64| t / 4 * 3 + t % 4 * 3 / 4;
+        let soft = (avail / (mtg + PLAN_EXTRA_MOVES))
+            .saturating_add(three_quarters(inc.saturating_add(byo)))
+            .min((avail / 4).saturating_add(three_quarters(byo)));
+        let hard = soft.saturating_mul(3).min((avail / 4).saturating_add(byo)).max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft.max(1))),
@@ -209,6 +213,10 @@ mod tests {
         assert_eq!(budget(5, 3000), (Some(2246), 2995));
         // A long main clock: 59990 / 32 + 75; the hard limit three times it.
         assert_eq!(budget(60_000, 100), (Some(1949), 5847));
+        // Clocks as large as input can give do not overflow.
+        let huge =
+            Limits { btime: Some(u64::MAX), binc: Some(u64::MAX), byoyomi: Some(u64::MAX), ..Default::default() };
+        assert!(TimeManager::new(&huge, 1, 30).hard.is_some());
         let only = Limits { byoyomi: Some(1000), ..Default::default() };
         assert!(only.timed());
         assert_eq!(TimeManager::new(&only, 0, 30).hard.unwrap().as_millis(), 990);
