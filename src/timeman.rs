@@ -94,10 +94,9 @@ impl TimeManager {
         // the hard limit in full.
         // (Saturating: a clock from input may be as large as u64 holds.)
         let byo = time.saturating_add(byoyomi).saturating_sub(overhead) - avail;
-        let three_quarters = |t: u64| t / 4 * 3 + t % 4 * 3 / 4;
         let soft = (avail / (mtg + PLAN_EXTRA_MOVES))
-            .saturating_add(three_quarters(inc.saturating_add(byo)))
-            .min((avail / 4).saturating_add(three_quarters(byo)));
+            .saturating_add(inc.saturating_add(byo).saturating_mul(3) / 4)
+            .min((avail / 4).saturating_add(byo.saturating_mul(3) / 4));
         let hard = soft.saturating_mul(3).min((avail / 4).saturating_add(byo)).max(soft);
         TimeManager {
             start,
@@ -216,7 +215,8 @@ mod tests {
         // Clocks as large as input can give do not overflow.
         let huge =
             Limits { btime: Some(u64::MAX), binc: Some(u64::MAX), byoyomi: Some(u64::MAX), ..Default::default() };
-        assert!(TimeManager::new(&huge, 1, 30).hard.is_some());
+        // (No byoyomi is left past such a clock; a quarter of it is the hard limit.)
+        assert_eq!(TimeManager::new(&huge, 1, 30).hard.unwrap().as_millis(), ((u64::MAX - 10) / 4) as u128);
         let only = Limits { byoyomi: Some(1000), ..Default::default() };
         assert!(only.timed());
         assert_eq!(TimeManager::new(&only, 0, 30).hard.unwrap().as_millis(), 990);

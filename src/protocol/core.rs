@@ -30,8 +30,9 @@ pub const REACHABLE_NODES: u64 = 100_000_000_000;
 pub const REACHABLE_MS: u64 = 24 * 3_600_000;
 
 /// Whether a search with these limits ends on its own in reasonable time
-/// (`side` to move): a reachable depth, node, move time, clock or byoyomi
-/// limit, and neither `infinite` nor `ponder`.
+/// (`side` to move): a reachable depth, node or move time limit, or a
+/// reachable clock (the byoyomi where the side has no clock), and neither
+/// `infinite` nor `ponder`.
 pub fn ends_on_its_own(l: &Limits, side: usize) -> bool {
     let clock = if side == 0 { l.wtime } else { l.btime };
     !l.infinite
@@ -39,8 +40,7 @@ pub fn ends_on_its_own(l: &Limits, side: usize) -> bool {
         && (l.depth.is_some_and(|d| d <= REACHABLE_DEPTH)
             || l.nodes.is_some_and(|n| n <= REACHABLE_NODES)
             || l.movetime.is_some_and(|t| t <= REACHABLE_MS)
-            || (l.movetime.is_none() && clock.is_some_and(|t| t <= REACHABLE_MS))
-            || (l.movetime.is_none() && l.byoyomi.is_some_and(|t| t <= REACHABLE_MS)))
+            || (l.movetime.is_none() && clock.or(l.byoyomi).is_some_and(|t| t <= REACHABLE_MS)))
 }
 
 /// The engine plus where output goes, shared by the protocols.
