@@ -815,8 +815,9 @@ mod tests {
         let fen = "8/4pppp/pppp4/8/8/4PPPP/PPPP4/8[KQRRBBNNEEkqrrbbnnee] w - - 0 1";
         let pos = Position::<HistoriaSako>::from_fen(fen).unwrap();
         let pos = pos.play(pos.legal_moves()[3]);
-        let mut net =
-            nnue::Network::from_fn("historia-sako", nnue::feature_count::<HistoriaSako>(), 16, |i| (i % 7) as i16 - 3);
+        let mut net = nnue::Network::from_fn("historia-sako", nnue::feature_count::<HistoriaSako>(), 16, (1, 1), |i| {
+            (i % 7) as i16 - 3
+        });
         let out = net.evaluate(&pos);
         let eval = Evaluation::builtin::<HistoriaSako>();
         assert_eq!(network_plus(&net, out, &pos, &eval), out);

@@ -511,7 +511,8 @@ fn feature_file(name: &str) -> (PathBuf, PathBuf) {
 
 /// The Python side of the network (`tools/nnue/check.py`, numpy only)
 /// computes exactly the engine's integer evaluation of every position of a
-/// feature file.
+/// feature file, with eight output buckets of 4 pieces (the positions,
+/// all with 17 to 32 pieces on the board, read the upper four).
 #[test]
 #[ignore = "needs numpy and scipy (tools/train/.venv; .ci/run runs it with --ignored)"]
 fn the_python_network_check_agrees_with_the_engine() {
@@ -521,7 +522,7 @@ fn the_python_network_check_agrees_with_the_engine() {
     let (data, feats) = feature_file("nn");
     let net_path = temp("nn.nn");
     let mut x = 99u64;
-    let net = Network::from_fn("historia-sako", feature_count::<HistoriaSako>(), 32, |_| {
+    let net = Network::from_fn("historia-sako", feature_count::<HistoriaSako>(), 32, (8, 4), |_| {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((x >> 33) % 201) as i16 - 100
     });
@@ -535,10 +536,11 @@ fn the_python_network_check_agrees_with_the_engine() {
         .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
         .collect();
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
-    let engine_evals: Vec<i32> = records
-        .iter()
-        .map(|r| net.evaluate(&calvin::position::Position::<HistoriaSako>::from_fen(&r.fen).expect("fen")))
-        .collect();
+    let positions: Vec<_> =
+        records.iter().map(|r| calvin::position::Position::<HistoriaSako>::from_fen(&r.fen).expect("fen")).collect();
+    let engine_evals: Vec<i32> = positions.iter().map(|p| net.evaluate(p)).collect();
+    let buckets: std::collections::BTreeSet<usize> = positions.iter().map(|p| net.bucket(p)).collect();
+    assert_eq!(buckets.into_iter().collect::<Vec<_>>(), [4, 5, 6, 7]);
     assert!(engine_evals.len() > 10);
     assert_eq!(python_evals, engine_evals);
 }
@@ -709,10 +711,40 @@ fn train_py_writes_a_net_the_engine_loads() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(&format!(
-            "{trained_arg}: variant/F/H/activation/on-top ('chess', 864, 16, 0, False), training ('chess', 864, 8, 0, False)"
+            "{trained_arg}: variant/F/H/activation/on-top ('chess', 864, 16, 0, False) with 1 output buckets, \
+             training ('chess', 864, 8, 0, False) with 1"
         )),
         "{err}"
     );
+    // `--buckets 8`: one output layer per 4 pieces on the board (32 at most
+    // in the data), a version 4 file the engine reads; its evaluation of
+    // every position is check.py's, of three reference.py's.
+    let bucketed = temp("bucketed.nn");
+    let bucketed_arg = bucketed.to_str().expect("utf-8");
+    let args = [tp.as_str(), "--features", feats_arg, "--out", bucketed_arg, "--device", "cpu", "--threads", "1"];
+    let extra = ["--hidden", "16", "--epochs", "2", "--batch", "32", "--buckets", "8"];
+    let out = run(&[&args[..], &extra[..]].concat());
+    assert!(out.contains("output buckets: 8 of 4 board pieces each (up to 32)"), "{out}");
+    let net = Network::read_file(bucketed_arg).expect("the bucketed net reads");
+    assert_eq!((net.buckets, net.divisor, net.shape().as_str()), (8, 4, "864x16, 8 output buckets"));
+    let positions: Vec<_> =
+        records.iter().map(|r| calvin::position::Position::<Chess>::from_fen(&r.fen).expect("fen")).collect();
+    let buckets: std::collections::BTreeSet<usize> = positions.iter().map(|p| net.bucket(p)).collect();
+    assert!(buckets.len() >= 2, "{buckets:?}");
+    let engine_evals: Vec<i32> = positions.iter().map(|p| net.evaluate(p)).collect();
+    let checked = run(&[&tool("check.py"), bucketed_arg, feats_arg, "0"]);
+    let check_evals: Vec<i32> = checked
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
+        .collect();
+    assert_eq!(check_evals, engine_evals);
+    let mut reference_args = vec![tool("reference.py"), bucketed_arg.to_string(), "chess".to_string()];
+    reference_args.extend(fens.iter().map(|f| f.to_string()));
+    let reference = run(&reference_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let reference: Vec<i32> =
+        reference.lines().map(|l| l.split_whitespace().next().expect("a value").parse().expect("a number")).collect();
+    assert_eq!(reference, picks.iter().map(|&i| engine_evals[i]).collect::<Vec<_>>());
 }
 
 /// Runs `calvin ARGS`; returns (exit code, stdout, stderr).

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 /// A network of `V`'s shape with weights from a fixed LCG.
 fn net<V: Variant>(name: &str) -> Network {
     let mut x = 12345u64;
-    Network::from_fn(name, feature_count::<V>(), 32, |_| {
+    Network::from_fn(name, feature_count::<V>(), 32, (1, 1), |_| {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((x >> 33) % 41) as i16 - 20
     })

@@ -32,8 +32,10 @@ use crate::variant::{Bb, MAX_TYPES, Variant, seen_from};
 pub const MAGIC: &[u8; 8] = b"CALVINNN";
 /// Version 2 adds the kind byte (version 1 files are read as networks that
 /// are the whole evaluation); version 3 the activation byte (version 1 and 2
-/// files are read as clipped ReLU).
-pub const VERSION: u16 = 3;
+/// files are read as clipped ReLU); version 4 output buckets (the bucket
+/// count and the board pieces one spans, then an output layer per bucket;
+/// earlier files have one).
+pub const VERSION: u16 = 4;
 /// The feature transformer's quantisation: 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// The output weights' quantisation: 1.0 is `QB`.
@@ -128,9 +130,14 @@ pub struct Network {
     /// `ft_weights[f * hidden..][..hidden]`: feature `f`'s row.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
-    /// The side to move's half, then the other side's.
+    /// Output buckets: the output layer a position is read with is chosen
+    /// by the pieces on its board, `divisor` counts a bucket ([`Network::bucket`]).
+    pub buckets: usize,
+    pub divisor: usize,
+    /// Per bucket: the side to move's half, then the other side's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// Per bucket.
+    out_bias: Vec<i32>,
 }
 
 impl Network {
@@ -157,6 +164,11 @@ impl Network {
                 )));
             }
         };
+        let (buckets, divisor) =
+            if version >= 4 { (r.u8("the bucket count")? as usize, r.u8("the bucket size")? as usize) } else { (1, 1) };
+        if buckets == 0 || divisor == 0 {
+            return Err(WeightsError::WrongShape(format!("{buckets} output buckets of {divisor} pieces")));
+        }
         if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN || features > u16::MAX as usize {
             return Err(WeightsError::WrongShape(format!(
                 "{features} features and {hidden} hidden (at most {} features; hidden a multiple of {LANES} up to {MAX_HIDDEN})",
@@ -169,8 +181,8 @@ impl Network {
         };
         let ft_weights = i16s(features * hidden, "the feature weights")?;
         let ft_bias = i16s(hidden, "the feature biases")?;
-        let out_weights = i16s(2 * hidden, "the output weights")?;
-        let out_bias = r.u32("the output bias")? as i32;
+        let out_weights = i16s(buckets * 2 * hidden, "the output weights")?;
+        let out_bias = (0..buckets).map(|_| r.u32("the output bias").map(|b| b as i32)).collect::<Result<_, _>>()?;
         if r.left() > 0 {
             return Err(WeightsError::Trailing(r.left()));
         }
@@ -187,6 +199,8 @@ impl Network {
             value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
+            buckets,
+            divisor,
             out_weights,
             out_bias,
         })
@@ -210,16 +224,25 @@ impl Network {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         });
+        out.extend([self.buckets as u8, self.divisor as u8]);
         for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
             out.extend(w.to_le_bytes());
         }
-        out.extend(self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend(b.to_le_bytes());
+        }
         out
     }
 
     /// A network of the given shape with weights from `f(index)`, in file
-    /// order (tests).
-    pub fn from_fn(variant: &str, features: usize, hidden: usize, mut f: impl FnMut(usize) -> i16) -> Network {
+    /// order (tests); `buckets` output buckets of `divisor` pieces each.
+    pub fn from_fn(
+        variant: &str,
+        features: usize,
+        hidden: usize,
+        (buckets, divisor): (usize, usize),
+        mut f: impl FnMut(usize) -> i16,
+    ) -> Network {
         let mut i = 0;
         let mut take = |n: usize| -> Vec<i16> {
             (0..n)
@@ -231,8 +254,8 @@ impl Network {
         };
         let ft_weights = take(features * hidden);
         let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = take(1)[0] as i32 * QA;
+        let out_weights = take(buckets * 2 * hidden);
+        let out_bias = take(buckets).into_iter().map(|b| b as i32 * QA).collect();
         Network {
             variant: variant.into(),
             features,
@@ -243,19 +266,23 @@ impl Network {
             value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
+            buckets,
+            divisor,
             out_weights,
             out_bias,
         }
     }
 
     /// Its shape, `<features>x<hidden>` (what `eval` and `EvalFile` show),
-    /// `on top of the formula` where it corrects the formula, and the types
+    /// `on top of the formula` where it corrects the formula, its output
+    /// buckets where it has more than one, and the types
     /// it was widened to (`A read as Q`).
     pub fn shape(&self) -> String {
         let kind = if self.on_top { " on top of the formula" } else { "" };
         let act = if self.activation == Activation::SCReLU { " SCReLU" } else { "" };
+        let buckets = if self.buckets > 1 { format!(", {} output buckets", self.buckets) } else { String::new() };
         let sep = if self.read_as.is_empty() { "" } else { ", " };
-        format!("{}x{}{act}{kind}{sep}{}", self.features, self.hidden, self.read_as)
+        format!("{}x{}{act}{kind}{buckets}{sep}{}", self.features, self.hidden, self.read_as)
     }
 
     /// Whether the network is `V`'s: its name and feature count.
@@ -337,8 +364,10 @@ impl Network {
             value_gaps,
             ft_weights,
             ft_bias: self.ft_bias.clone(),
+            buckets: self.buckets,
+            divisor: self.divisor,
             out_weights: self.out_weights.clone(),
-            out_bias: self.out_bias,
+            out_bias: self.out_bias.clone(),
         })
     }
 
@@ -368,17 +397,28 @@ impl Network {
         }
     }
 
-    /// The output from the side to move's accumulator and the other's, in centipawns.
+    /// The output bucket of `pos`: one per `divisor` pieces on the board
+    /// (the first for 1 to `divisor` pieces), the last for all beyond.
     #[inline]
-    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+    pub fn bucket<V: Variant>(&self, pos: &Position<V>) -> usize {
+        let pieces = pos.occupied().count() as usize;
+        (pieces.saturating_sub(1) / self.divisor).min(self.buckets - 1)
+    }
+
+    /// The output from the side to move's accumulator and the other's,
+    /// read with output bucket `bucket`, in centipawns.
+    #[inline]
+    fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let (w_us, w_them) = self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
+        let bias = self.out_bias[bucket] as i64;
         match self.activation {
             Activation::CReLU => {
-                let sum = dot_crelu(us, w_us) as i64 + dot_crelu(them, w_them) as i64 + self.out_bias as i64;
+                let sum = dot_crelu(us, w_us) as i64 + dot_crelu(them, w_them) as i64 + bias;
                 (sum * SCALE as i64 / (QA * QB) as i64) as i32
             }
             Activation::SCReLU => {
-                let sum = dot_screlu(us, w_us) + dot_screlu(them, w_them) + self.out_bias as i64 * QA as i64;
+                let sum = dot_screlu(us, w_us) + dot_screlu(them, w_them) + bias * QA as i64;
                 (sum * SCALE as i64 / (QA * QA * QB_SCRELU) as i64) as i32
             }
         }
@@ -392,7 +432,7 @@ impl Network {
             active_features(pos, persp, &mut feats);
             self.refresh(&feats, a);
         }
-        self.output(&acc[pos.side], &acc[1 - pos.side])
+        self.output(&acc[pos.side], &acc[1 - pos.side], self.bucket(pos))
     }
 }
 
@@ -577,7 +617,7 @@ impl<V: Variant> NnueStack<V> {
         }
         entry.valid = true;
         entry.pieces = Pieces::of(pos);
-        net.output(&entry.acc[pos.side], &entry.acc[1 - pos.side])
+        net.output(&entry.acc[pos.side], &entry.acc[1 - pos.side], net.bucket(pos))
     }
 }
 
@@ -666,14 +706,14 @@ mod tests {
     /// feature weights in -64..64, output weights in -32..32.
     /// The same as `tools/nnue/reference.py`'s `random_net`.
     fn random_net<V: Variant>(hidden: usize) -> Network {
-        random_net_with::<V>(hidden, Activation::CReLU)
+        random_net_with::<V>(hidden, Activation::CReLU, (1, 1))
     }
 
-    fn random_net_with<V: Variant>(hidden: usize, activation: Activation) -> Network {
+    fn random_net_with<V: Variant>(hidden: usize, activation: Activation, buckets: (usize, usize)) -> Network {
         let features = feature_count::<V>();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let ft = features * hidden;
-        let mut net = Network::from_fn(V::NAME, features, hidden, |i| {
+        let mut net = Network::from_fn(V::NAME, features, hidden, buckets, |i| {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let r = (x >> 33) as i64;
             if i < ft + hidden { (r % 128 - 64) as i16 } else { (r % 64 - 32) as i16 }
@@ -685,13 +725,14 @@ mod tests {
     /// The integer output equals the plain Python reference's
     /// (`tools/nnue/reference.py`, which reads the features from the FEN
     /// itself) for the same random network of width 256, exactly, in
-    /// chess, iago-b and iago-c, with both activations.
+    /// chess, iago-b and iago-c, with both activations, and with 4 output
+    /// buckets of 8 pieces (from 32 pieces on the board down to 3).
     #[test]
     fn the_output_equals_the_python_reference() {
         use crate::variants::chess::Chess;
         use crate::variants::iago::{IagoB, IagoC};
-        fn row<V: Variant>(fens: &[&str], activation: Activation) -> Vec<i32> {
-            let net = random_net_with::<V>(256, activation);
+        fn row<V: Variant>(fens: &[&str], activation: Activation, buckets: (usize, usize)) -> Vec<i32> {
+            let net = random_net_with::<V>(256, activation, buckets);
             let bytes = net.to_bytes();
             assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
             fens.iter().map(|f| net.evaluate(&Position::<V>::from_fen(f).unwrap())).collect()
@@ -704,14 +745,15 @@ mod tests {
         ];
         let iago_b = [IagoB::START_FEN, "r1bqkb1r/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/RMBQKB1R[Cmc] b - - 5 4"];
         let iago_c = [IagoC::START_FEN, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[MCmc] b - - 0 3"];
-        for (activation, expected) in [
-            (Activation::CReLU, [-77, -83, -82, -30, -55, -2, -38, -34]),
-            (Activation::SCReLU, [-1333, -1448, -867, -375, -645, 123, -376, -344]),
+        for (activation, buckets, expected) in [
+            (Activation::CReLU, (1, 1), [-77, -83, -82, -30, -55, -2, -38, -34]),
+            (Activation::SCReLU, (1, 1), [-1333, -1448, -867, -375, -645, 123, -376, -344]),
+            (Activation::SCReLU, (4, 8), [-1510, -1965, -666, -288, -213, 460, -593, 85]),
         ] {
-            let mut got = row::<Chess>(&chess, activation);
-            got.extend(row::<IagoB>(&iago_b, activation));
-            got.extend(row::<IagoC>(&iago_c, activation));
-            assert_eq!(got, expected, "{activation:?}");
+            let mut got = row::<Chess>(&chess, activation, buckets);
+            got.extend(row::<IagoB>(&iago_b, activation, buckets));
+            got.extend(row::<IagoC>(&iago_c, activation, buckets));
+            assert_eq!(got, expected, "{activation:?}, {buckets:?}");
         }
     }
 
@@ -752,11 +794,11 @@ mod tests {
 
     /// A pseudo-random game that prefers the rarer kinds of moves
     /// (castling, promotion, gating, drops, then captures), with a SCReLU
-    /// network of width 256: the incremental output equals the one from
+    /// network of width 256 and 4 output buckets: the incremental output equals the one from
     /// scratch at every ply and at a sibling of each.
     fn wide_game<V: Variant>(seed: u64) -> Kinds {
         use crate::moves::Kind;
-        let net = std::sync::Arc::new(random_net_with::<V>(256, Activation::SCReLU));
+        let net = std::sync::Arc::new(random_net_with::<V>(256, Activation::SCReLU, (4, 8)));
         let mut stack = NnueStack::<V>::new(net.clone(), 10);
         let mut pos = Position::<V>::from_fen(V::START_FEN).unwrap();
         assert_eq!(stack.evaluate(&pos, 0), net.evaluate(&pos));
@@ -888,17 +930,26 @@ mod tests {
         let mut net = random_net::<HistoriaSako>(16);
         net.on_top = true;
         let bytes = net.to_bytes();
-        // magic 8, version 2, name 1 + 13, features 4, hidden 4: the kind byte.
+        // magic 8, version 2, name 1 + 13, features 4, hidden 4: the kind byte,
+        // then the activation byte and the output buckets' two.
         let kind = 8 + 2 + 1 + "historia-sako".len() + 4 + 4;
-        assert_eq!(bytes[kind], 1);
+        assert_eq!(bytes[kind..kind + 4], [1, 0, 1, 1]);
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_eq!(net.shape(), "1008x16 on top of the formula");
         let mut bad = bytes.clone();
         bad[kind] = 2;
         assert!(matches!(Network::from_bytes(&bad), Err(WeightsError::WrongShape(_))));
-        // Version 1 had no kind byte: the network is the whole evaluation.
+        let mut no_bucket = bytes.clone();
+        no_bucket[kind + 2] = 0;
+        assert!(matches!(Network::from_bytes(&no_bucket), Err(WeightsError::WrongShape(_))));
+        // Version 3 had no output buckets: one.
         // Version 2 had no activation byte: clipped ReLU.
-        let mut v2 = bytes.clone();
+        // Version 1 had no kind byte: the network is the whole evaluation.
+        let mut v3 = bytes.clone();
+        v3.drain(kind + 2..kind + 4);
+        v3[8] = 3;
+        assert_eq!(Network::from_bytes(&v3), Ok(net.clone()));
+        let mut v2 = v3.clone();
         v2.remove(kind + 1);
         v2[8] = 2;
         assert_eq!(Network::from_bytes(&v2), Ok(net.clone()));
@@ -917,13 +968,16 @@ mod tests {
         );
         screlu[kind + 1] = 2;
         assert!(matches!(Network::from_bytes(&screlu), Err(WeightsError::WrongShape(_))));
+        let four = random_net_with::<HistoriaSako>(16, Activation::SCReLU, (4, 8));
+        assert_eq!(four.shape(), "1008x16 SCReLU, 4 output buckets");
+        assert_eq!(Network::from_bytes(&four.to_bytes()), Ok(four));
         let mut v1 = v2.clone();
         v1.remove(kind);
         v1[8] = 1;
         net.on_top = false;
         assert_eq!(Network::from_bytes(&v1), Ok(net));
-        v1[8] = 4;
-        assert_eq!(Network::from_bytes(&v1), Err(WeightsError::BadVersion(4)));
+        v1[8] = 5;
+        assert_eq!(Network::from_bytes(&v1), Err(WeightsError::BadVersion(5)));
     }
 
     #[test]

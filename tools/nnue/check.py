@@ -10,7 +10,8 @@ formula (side to move's view):
     sum = a_us . out_w[0..H] + a_them . out_w[H..2H] + out_bias
     eval_cp = sum * 400 / (QA * QB)                     (integer division, truncated toward 0 as Rust's /)
 (SCReLU nets, version 3: sum = a_us^2 . out_w[0..H] + a_them^2 . out_w[H..2H] + out_bias * QA,
-eval_cp = sum * 400 / (QA * QA * 64))
+eval_cp = sum * 400 / (QA * QA * 64)); with output buckets (version 4) out_w and out_bias are
+the position's bucket's (by the pieces on its board, nnue_io.bucket_of),
 then a summary ('#' lines): the mean absolute difference between eval_cp and 400 * out of
 (1) the dequantized net (float maths on the net's integers / QA, QB: only the final truncation
 differs, so this checks the integer formula) and (2) the float model of NET.ckpt when it exists
@@ -28,6 +29,12 @@ import nnue_io  # noqa: E402
 from nnue_io import QA, SCALE, SCRELU  # noqa: E402
 
 
+def buckets_of(net, feat):
+    """The output bucket of each position (feat [K, 2, M])."""
+    counts = nnue_io.board_counts(net["variant"], net["F"], feat)
+    return nnue_io.bucket_of(counts, net["buckets"], net["divisor"])
+
+
 def integer_eval(net, feat, stm):
     """feat [K, 2, M] u16, stm [K] -> (eval_cp [K] int64, sum [K] int64, accumulators [K,2,H] int64)."""
     nf, h = net["F"], net["H"]
@@ -39,26 +46,30 @@ def integer_eval(net, feat, stm):
     black = stm == 1
     us = np.where(black[:, None], acc[:, 1], acc[:, 0])
     them = np.where(black[:, None], acc[:, 0], acc[:, 1])
-    ow = net["out_w"].astype(np.int64)
+    bucket = buckets_of(net, feat)
+    ow = net["out_w"].astype(np.int64)[bucket]  # [K, 2H]
+    ob = net["out_b"][bucket]
     qb = nnue_io.qb(net["activation"])
+    v, u = np.clip(us, 0, QA), np.clip(them, 0, QA)
     if net["activation"] == SCRELU:
-        v, u = np.clip(us, 0, QA), np.clip(them, 0, QA)
-        s = (v * v) @ ow[:h] + (u * u) @ ow[h:] + net["out_b"] * QA
+        s = (v * v * ow[:, :h]).sum(1) + (u * u * ow[:, h:]).sum(1) + ob * QA
         div = QA * QA * qb
     else:
-        s = np.clip(us, 0, QA) @ ow[:h] + np.clip(them, 0, QA) @ ow[h:] + net["out_b"]
+        s = (v * ow[:, :h]).sum(1) + (u * ow[:, h:]).sum(1) + ob
         div = QA * qb
     num = s * SCALE
     cp = np.sign(num) * (np.abs(num) // div)  # truncation toward zero
     return cp, s, acc
 
 
-def float_eval(W, b1, w2, b2, feat, stm, screlu=False):
-    return np.concatenate([float_eval1(W, b1, w2, b2, feat[i : i + 4096], stm[i : i + 4096], screlu)
+def float_eval(W, b1, w2, b2, feat, stm, bucket, screlu=False):
+    """w2 [buckets, 2H], b2 [buckets]; bucket [K] each position's."""
+    return np.concatenate([float_eval1(W, b1, w2, b2, feat[i : i + 4096], stm[i : i + 4096],
+                                       bucket[i : i + 4096], screlu)
                            for i in range(0, len(stm), 4096)])
 
 
-def float_eval1(W, b1, w2, b2, feat, stm, screlu=False):
+def float_eval1(W, b1, w2, b2, feat, stm, bucket, screlu=False):
     nf, h = W.shape
     w = np.zeros((nf + 1, h), np.float64)
     w[:nf] = W
@@ -69,7 +80,9 @@ def float_eval1(W, b1, w2, b2, feat, stm, screlu=False):
     us = np.where(black[:, None], acc[:, 1], acc[:, 0])
     them = np.where(black[:, None], acc[:, 0], acc[:, 1])
     p = 2 if screlu else 1
-    out = np.clip(us, 0, 1) ** p @ w2[:h] + np.clip(them, 0, 1) ** p @ w2[h:] + b2
+    w = np.asarray(w2).reshape(-1, 2 * h)[bucket]
+    b = np.asarray(b2).reshape(-1)[bucket]
+    out = (np.clip(us, 0, 1) ** p * w[:, :h]).sum(1) + (np.clip(them, 0, 1) ** p * w[:, h:]).sum(1) + b
     return out * SCALE
 
 
@@ -99,7 +112,8 @@ def main():
     # the dequantized net in float maths: differs from eval_cp only by the final truncation (< 1 cp),
     # which checks the integer formula
     screlu = net["activation"] == SCRELU
-    dq = float_eval(*nnue_io.dequantize(net), feat, stm, screlu)
+    bucket = buckets_of(net, feat)
+    dq = float_eval(*nnue_io.dequantize(net), feat, stm, bucket, screlu)
     d = np.abs(cp - dq)
     print(f"# {k} positions; mean |eval_cp - dequantized float| = {d.mean():.3f} cp, max {d.max():.3f} cp")
     ckpt = net_path + ".ckpt"
@@ -118,9 +132,9 @@ def main():
                 W[has] += Wall[v[has].astype(np.int64)]
             W = np.clip(W, -1.98, 1.98)
         b1 = sd["b1"].double().numpy()
-        w2 = sd["out.weight"][0].double().numpy()
-        b2 = float(sd["out.bias"][0])
-        fl = float_eval(W, b1, w2, b2, feat, stm, screlu)
+        w2 = sd["out.weight"].double().numpy()
+        b2 = sd["out.bias"].double().numpy()
+        fl = float_eval(W, b1, w2, b2, feat, stm, bucket, screlu)
         d = np.abs(cp - fl)
         print(f"# mean |eval_cp - float model ({ckpt})| = {d.mean():.3f} cp, max {d.max():.3f} cp")
     else:

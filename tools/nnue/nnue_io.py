@@ -10,7 +10,9 @@ import numpy as np
 FT_MAGIC = b"CALVINFT"
 NN_MAGIC = b"CALVINNN"
 VERSION = 1  # of the feature file
-NN_VERSION = 3  # of the net file: 2 adds the kind byte (1: on top of the formula), 3 the activation byte
+# of the net file: 2 adds the kind byte (1: on top of the formula), 3 the activation byte, 4 output
+# buckets (the bucket count and the board pieces a bucket spans, then one output layer each)
+NN_VERSION = 4
 CRELU, SCRELU = 0, 1  # the activation byte (version 3; versions 1 and 2 are clipped ReLU)
 NONE = 0xFFFF  # unused feature slot
 QA = 255
@@ -63,6 +65,23 @@ def factors(variant, nf):
                 nf + kinds + kinds * ranks + k * files + f,
             )
     return kinds * (1 + ranks + files), table
+
+
+def board_counts(variant, nf, feat):
+    """The pieces on the board of each position (feat [N, 2, M]): its board features as White sees
+    them (hand features come after the 2 T N board features)."""
+    types, ranks, files = layout(variant, nf)
+    return (feat[:, 0, :] < 2 * types * ranks * files).sum(axis=1)
+
+
+def bucket_divisor(max_count, buckets):
+    """The board pieces one output bucket spans, so that `buckets` buckets cover 1..max_count."""
+    return max(1, -(-max(1, max_count) // buckets))
+
+
+def bucket_of(count, buckets, divisor):
+    """The output bucket of positions with `count` pieces on the board (what the engine computes)."""
+    return np.minimum(buckets - 1, np.maximum(np.asarray(count) - 1, 0) // divisor)
 
 
 def record_dtype(m):
@@ -127,56 +146,64 @@ def qb(activation):
 
 
 def quantize(W, b1, w2, b2, activation=CRELU):
-    """Float weights -> the integers of the net file (checks the ranges)."""
+    """Float weights -> the integers of the net file (checks the ranges); w2 [2H] or [buckets, 2H],
+    b2 a number or [buckets]."""
     qW = np.rint(np.asarray(W, np.float64) * QA)
     qb1 = np.rint(np.asarray(b1, np.float64) * QA)
     qw2 = np.rint(np.asarray(w2, np.float64) * qb(activation))
-    qb2 = int(np.rint(float(b2) * QA * qb(activation)))
+    qb2 = np.rint(np.asarray(b2, np.float64) * QA * qb(activation))
     lim2 = 127 if activation == SCRELU else 2028
-    for name, a, lim in (("ft_weights", qW, 32767), ("ft_bias", qb1, 32767), ("out_weights", qw2, lim2)):
+    for name, a, lim in (("ft_weights", qW, 32767), ("ft_bias", qb1, 32767), ("out_weights", qw2, lim2),
+                         ("out_bias", qb2, 2**31 - 1)):
         if a.size and np.abs(a).max() > lim:
             raise ValueError(f"{name} out of range: max |q| = {np.abs(a).max()} > {lim}")
-    if abs(qb2) >= 2**31:
-        raise ValueError(f"out_bias out of i32 range: {qb2}")
-    return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2
+    return qW.astype("<i2"), qb1.astype("<i2"), qw2.astype("<i2"), qb2.astype("<i4")
 
 
 def dequantize(net):
-    """The float weights (W [F,H], b1 [H], w2 [2H], b2) of a net read by read_net: the
-    inverse of quantize (float64 arrays)."""
+    """The float weights (W [F,H], b1 [H], w2 [buckets, 2H], b2 [buckets]) of a net read by read_net:
+    the inverse of quantize (float64 arrays)."""
     qa, qb_ = QA, qb(net["activation"])
     return (net["ft_w"] / qa, net["ft_b"] / qa, net["out_w"] / qb_, net["out_b"] / (qa * qb_))
 
 
-def write_net(path, variant, W, b1, w2, b2, on_top=False, activation=CRELU):
-    """W [F, H], b1 [H], w2 [2H] (stm half first), b2 scalar, all float; on_top: the
-    engine adds the net's output to its formula's evaluation. A clipped-ReLU net is written
-    as version 2 (which engines before version 3 read too), a SCReLU net as version 3."""
+def write_net(path, variant, W, b1, w2, b2, on_top=False, activation=CRELU, divisor=1):
+    """W [F, H], b1 [H], w2 [2H] or [buckets, 2H] (stm half first), b2 a number or [buckets], all
+    float; on_top: the engine adds the net's output to its formula's evaluation; divisor: the board
+    pieces an output bucket spans. One output is written as version 2 (clipped ReLU; engines before
+    version 3 read it too) or 3 (SCReLU), several as version 4."""
     qW, qb1, qw2, qb2 = quantize(W, b1, w2, b2, activation)
+    qw2, qb2 = qw2.reshape(-1, qW.shape[1] * 2), qb2.reshape(-1)
     nf, h = qW.shape
+    buckets = len(qb2)
+    if not 1 <= buckets <= 255 or not 1 <= divisor <= 255:
+        raise ValueError(f"{buckets} output buckets of {divisor} pieces (each 1 to 255)")
+    version = 4 if buckets > 1 else 3 if activation == SCRELU else 2
     name = variant.encode("utf-8")
     with open(path, "wb") as f:
         f.write(NN_MAGIC)
-        f.write(struct.pack("<HB", 3 if activation == SCRELU else 2, len(name)))
+        f.write(struct.pack("<HB", version, len(name)))
         f.write(name)
         f.write(struct.pack("<IIB", nf, h, int(on_top)))
-        if activation == SCRELU:
+        if version >= 3:
             f.write(struct.pack("<B", activation))
+        if version >= 4:
+            f.write(struct.pack("<BB", buckets, divisor))
         f.write(np.ascontiguousarray(qW).tobytes())  # feature-major
         f.write(qb1.tobytes())
         f.write(qw2.tobytes())
-        f.write(struct.pack("<i", qb2))
+        f.write(qb2.tobytes())
 
 
 def read_net(path):
-    """Returns dict(variant, F, H, on_top, activation, ft_w [F,H] i16, ft_b [H] i16, out_w [2H] i16,
-    out_b int)."""
+    """Returns dict(variant, F, H, on_top, activation, buckets, divisor, ft_w [F,H] i16, ft_b [H] i16,
+    out_w [buckets, 2H] i16, out_b [buckets] i64)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != NN_MAGIC:
         raise ValueError(f"{path}: not a net file (magic {data[:8]!r})")
     version, n = struct.unpack_from("<HB", data, 8)
-    if version not in (1, 2, NN_VERSION):
+    if version not in (1, 2, 3, NN_VERSION):
         raise ValueError(f"{path}: net version {version}, expected 1 to {NN_VERSION}")
     p = 11
     variant = data[p : p + n].decode("utf-8")
@@ -193,17 +220,24 @@ def read_net(path):
         p += 1
         if activation not in (CRELU, SCRELU):
             raise ValueError(f"{path}: activation {activation}")
+    buckets, divisor = 1, 1
+    if version >= 4:
+        buckets, divisor = data[p], data[p + 1]
+        p += 2
+        if buckets == 0 or divisor == 0:
+            raise ValueError(f"{path}: {buckets} output buckets of {divisor} pieces")
     ft_w = np.frombuffer(data, "<i2", nf * h, p).reshape(nf, h)
     p += 2 * nf * h
     ft_b = np.frombuffer(data, "<i2", h, p)
     p += 2 * h
-    out_w = np.frombuffer(data, "<i2", 2 * h, p)
-    p += 4 * h
-    (out_b,) = struct.unpack_from("<i", data, p)
-    p += 4
+    out_w = np.frombuffer(data, "<i2", buckets * 2 * h, p).reshape(buckets, 2 * h)
+    p += 4 * h * buckets
+    out_b = np.frombuffer(data, "<i4", buckets, p).astype(np.int64)
+    p += 4 * buckets
     if p != len(data):
         raise ValueError(f"{path}: {len(data) - p} trailing bytes")
-    return dict(variant=variant, F=nf, H=h, on_top=on_top, activation=activation, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
+    return dict(variant=variant, F=nf, H=h, on_top=on_top, activation=activation, buckets=buckets,
+                divisor=divisor, ft_w=ft_w, ft_b=ft_b, out_w=out_w, out_b=out_b)
 
 
 def stm_result(stm, result):

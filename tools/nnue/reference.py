@@ -8,7 +8,8 @@
 The fixed random network is the one of the engine's tests (`random_net`): a 64-bit LCG,
 x = x * 6364136223846793005 + 1442695040888963407, r = x >> 33; in file order the feature
 weights and biases are r % 128 - 64, the output weights r % 64 - 32, the output bias
-(r % 64 - 32) * QA. Its output must equal the engine's integer output exactly.
+(r % 64 - 32) * QA (with output buckets: every bucket's output weights, then every bucket's
+bias). Its output must equal the engine's integer output exactly.
 
 Features (docs/nnue.md): seen from side p, a piece of type t (from 1, in the variant's order)
 of side rel (0 own, 1 other) on square s is (rel*T + t-1)*64 + s', s' the square with ranks
@@ -17,6 +18,8 @@ counted from p's side; the i-th piece of a type in hand (i < min(count, 8)) is
 Inference: acc = bias + rows (i16, wrapping); v = clamp(acc, 0, QA);
 CReLU:  eval = trunc((v_us . w_us + v_them . w_them + b) * 400 / (QA*QB)),        QB = 1024
 SCReLU: eval = trunc((v_us^2 . w_us + v_them^2 . w_them + b*QA) * 400 / (QA*QA*QB)), QB = 64
+With output buckets (version 4), w and b are the bucket's: min(buckets - 1, (n - 1) // divisor),
+n the pieces on the board.
 """
 
 import os
@@ -74,21 +77,22 @@ def features(variant, fen, persp):
     return out
 
 
-def random_net(nf, h, activation):
-    """The engine tests' random_net: file order, feature weights, biases, output weights, bias."""
+def random_net(nf, h, activation, buckets=1, divisor=1):
+    """The engine tests' random_net: file order, feature weights, biases, output weights, biases."""
     x = 0x2545F4914F6CDD1D
     vals = []
     ft = nf * h
-    for i in range(nf * h + h + 2 * h + 1):
+    for i in range(nf * h + h + buckets * (2 * h + 1)):
         x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
         r = x >> 33
         vals.append(r % 128 - 64 if i < ft + h else r % 64 - 32)
-    return dict(F=nf, H=h, act=activation, ft_w=vals[:ft], ft_b=vals[ft : ft + h],
-                out_w=vals[ft + h : ft + 3 * h], out_b=vals[-1] * QA)
+    out = ft + h + buckets * 2 * h
+    return dict(F=nf, H=h, act=activation, buckets=buckets, divisor=divisor, ft_w=vals[:ft],
+                ft_b=vals[ft : ft + h], out_w=vals[ft + h : out], out_b=[b * QA for b in vals[out:]])
 
 
 def read_net(path):
-    """A CALVINNN file (versions 1 to 3) as lists of ints."""
+    """A CALVINNN file (versions 1 to 4) as lists of ints."""
     data = open(path, "rb").read()
     if data[:8] != b"CALVINNN":
         raise SystemExit(f"{path}: not a net file")
@@ -103,12 +107,16 @@ def read_net(path):
     if version >= 3:
         act = data[p]
         p += 1
+    buckets = divisor = 1
+    if version >= 4:
+        buckets, divisor = data[p], data[p + 1]
+        p += 2
     if kind != 0:
         raise SystemExit(f"{path}: a network on top of the formula (the formula is not in this reference)")
-    w = struct.unpack_from(f"<{nf * h + 3 * h}h", data, p)
-    (b,) = struct.unpack_from("<i", data, p + 2 * len(w))
-    return dict(F=nf, H=h, act=act, ft_w=list(w[: nf * h]), ft_b=list(w[nf * h : nf * h + h]),
-                out_w=list(w[nf * h + h :]), out_b=b)
+    w = struct.unpack_from(f"<{nf * h + h + buckets * 2 * h}h", data, p)
+    b = struct.unpack_from(f"<{buckets}i", data, p + 2 * len(w))
+    return dict(F=nf, H=h, act=act, buckets=buckets, divisor=divisor, ft_w=list(w[: nf * h]),
+                ft_b=list(w[nf * h : nf * h + h]), out_w=list(w[nf * h + h :]), out_b=list(b))
 
 
 def wrap16(x):
@@ -124,6 +132,8 @@ def evaluate(net, variant, fen):
     h = net["H"]
     side = 0 if fen.split()[1] == "w" else 1
     acc = []
+    on_board = sum(1 for f in features(variant, fen, 0) if f < 2 * len(LETTERS[variant]) * 64)
+    bucket = min(net["buckets"] - 1, max(on_board - 1, 0) // net["divisor"])
     for persp in range(2):
         a = list(net["ft_b"])
         for f in features(variant, fen, persp):
@@ -133,14 +143,15 @@ def evaluate(net, variant, fen):
             a = [wrap16(x + r) for x, r in zip(a, row)]
         acc.append(a)
     us, them = acc[side], acc[1 - side]
-    w_us, w_them = net["out_w"][:h], net["out_w"][h:]
+    w = net["out_w"][bucket * 2 * h : (bucket + 1) * 2 * h]
+    w_us, w_them, b = w[:h], w[h:], net["out_b"][bucket]
     qb = QB[net["act"]]
     v = [min(max(x, 0), QA) for x in us]
     u = [min(max(x, 0), QA) for x in them]
     if net["act"] == 0:
-        s = sum(a * w for a, w in zip(v, w_us)) + sum(a * w for a, w in zip(u, w_them)) + net["out_b"]
+        s = sum(a * w for a, w in zip(v, w_us)) + sum(a * w for a, w in zip(u, w_them)) + b
         return trunc_div(s * SCALE, QA * qb)
-    s = sum(a * a * w for a, w in zip(v, w_us)) + sum(a * a * w for a, w in zip(u, w_them)) + net["out_b"] * QA
+    s = sum(a * a * w for a, w in zip(v, w_us)) + sum(a * a * w for a, w in zip(u, w_them)) + b * QA
     return trunc_div(s * SCALE, QA * QA * qb)
 
 
@@ -158,14 +169,14 @@ def main():
     if len(sys.argv) != 1:
         sys.exit(__doc__)
     nets = {}
-    for act in (0, 1):
+    for name, act, buckets, divisor in (("crelu", 0, 1, 1), ("screlu", 1, 1, 1), ("screlu, 4 buckets of 8", 1, 4, 8)):
         row = []
         for variant, fen in POSITIONS:
-            key = (variant, act)
+            key = (variant, act, buckets)
             if key not in nets:
-                nets[key] = random_net(feature_count(variant), HIDDEN, act)
+                nets[key] = random_net(feature_count(variant), HIDDEN, act, buckets, divisor)
             row.append(evaluate(nets[key], variant, fen))
-        print(["crelu", "screlu"][act], row)
+        print(name, row)
 
 
 if __name__ == "__main__":

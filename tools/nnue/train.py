@@ -126,14 +126,14 @@ class FeatureTransform(torch.autograd.Function):
 
 
 class Net(nn.Module):
-    def __init__(self, nf, h, nv=0, table=None, screlu=False):
+    def __init__(self, nf, h, nv=0, table=None, screlu=False, buckets=1):
         super().__init__()
         self.nf, self.h, self.nv, self.table, self.screlu = nf, h, nv, table, screlu
         # Rows F..F+nv-1 are the virtual features (start at zero); the last
         # row is the padding row (empty slot 0xFFFF): always zero (zero gradient), not written
         self.W = nn.Parameter(torch.empty(nf + nv + 1, h))
         self.b1 = nn.Parameter(torch.empty(h))
-        self.out = nn.Linear(2 * h, 1)
+        self.out = nn.Linear(2 * h, buckets)  # one output per bucket (of the pieces on the board)
         with torch.no_grad():
             self.W.normal_(0, 0.05)
             self.W[nf:].zero_()
@@ -142,8 +142,9 @@ class Net(nn.Module):
             self.out.bias.zero_()
 
     def forward(self, batch):
-        """batch from make_batch: idx [B, 2, M] (slot 0 the side to move's perspective) -> out [B]."""
-        idx, crow, rows = batch
+        """batch from make_batch: idx [B, 2, M] (slot 0 the side to move's perspective) and each
+        position's output bucket [B] -> out [B]."""
+        idx, crow, rows, bucket = batch
         b, _, m = idx.shape
         if crow is None:  # CUDA (or no gradient): torch's own backward; the padding row stays zero
             acc = torch.nn.functional.embedding_bag(idx.reshape(2 * b, m), self.W, mode="sum",
@@ -154,7 +155,7 @@ class Net(nn.Module):
         hidden = acc.reshape(b, 2 * self.h).clamp(0, 1)  # cat(us, them), CReLU
         if self.screlu:
             hidden = hidden * hidden  # SCReLU
-        return self.out(hidden).squeeze(1)
+        return self.out(hidden).gather(1, bucket.unsqueeze(1)).squeeze(1)
 
     @torch.no_grad()
     def clip(self):
@@ -163,7 +164,8 @@ class Net(nn.Module):
         self.out.weight.clamp_(-CLIP, CLIP)
 
     def float_weights(self):
-        """(W [F,H], b1 [H], w2 [2H], b2) as numpy float32, the virtual rows added into the real."""
+        """(W [F,H], b1 [H], w2 [buckets, 2H], b2 [buckets]) as numpy float32, the virtual rows added
+        into the real."""
         w = self.W.detach().cpu().numpy()
         real = w[: self.nf].copy()
         if self.nv:
@@ -175,15 +177,16 @@ class Net(nn.Module):
         return (
             real,
             self.b1.detach().cpu().numpy(),
-            self.out.weight[0].detach().cpu().numpy(),
-            float(self.out.bias.detach()[0]),
+            self.out.weight.detach().cpu().numpy(),
+            self.out.bias.detach().cpu().numpy(),
         )
 
 
-def make_batch(feat, stm, idx, nf, table=None, grad=True, device=None):
+def make_batch(feat, stm, bucket, idx, nf, table=None, grad=True, device=None):
     """Features of positions idx, perspectives reordered to (us, them), with their virtual
-    features from `table` when given; empty slots -> nf (the rows of real and virtual features).
-    With grad, also the CSR structure of the transposed incidence matrix for the backward."""
+    features from `table` when given; empty slots -> nf (the rows of real and virtual features);
+    and their output buckets. With grad, also the CSR structure of the transposed incidence
+    matrix for the backward."""
     f = feat[idx]  # [B, 2, M] u16
     black = stm[idx] == 1
     f[black] = f[black][:, ::-1]
@@ -195,24 +198,25 @@ def make_batch(feat, stm, idx, nf, table=None, grad=True, device=None):
     t = torch.from_numpy(flat.astype(np.int64))
     t[t == nnue_io.NONE] = nf
     t = t.reshape(b, 2, m)
+    bk = torch.from_numpy(bucket[idx].astype(np.int64))
     if device is not None and device.type != "cpu":
-        return t.to(device, non_blocking=True), None, None
+        return t.to(device, non_blocking=True), None, None, bk.to(device, non_blocking=True)
     if not grad:
-        return t, None, None
+        return t, None, None, bk
     order = np.argsort(flat, kind="stable")  # radix sort for u16; 0xFFFF (empty) last
     counts = np.bincount(flat, minlength=nf + 1)[:nf]
     crow = np.zeros(nf + 1, np.int64)
     np.cumsum(counts, out=crow[1:])
     rows = order[: crow[-1]] // m  # row of the [2B, M] index matrix
-    return t, torch.from_numpy(crow), torch.from_numpy(rows.astype(np.int64))
+    return t, torch.from_numpy(crow), torch.from_numpy(rows.astype(np.int64)), bk
 
 
 @torch.no_grad()
-def evaluate(model, feat, stm, offset, target, idx, bs=65536, device=None):
+def evaluate(model, feat, stm, bucket, offset, target, idx, bs=65536, device=None):
     se = 0.0
     for i in range(0, len(idx), bs):
         j = idx[i : i + bs]
-        out = model(make_batch(feat, stm, j, model.nf + model.nv, model.table, grad=False, device=device))
+        out = model(make_batch(feat, stm, bucket, j, model.nf + model.nv, model.table, grad=False, device=device))
         out = out + torch.from_numpy(offset[j]).to(out.device)
         se += float(((torch.sigmoid(out) - torch.from_numpy(target[j]).to(out.device)) ** 2).sum())
     return se / max(1, len(idx))
@@ -235,20 +239,23 @@ def save_atomic(obj_writer, path):
 
 @torch.no_grad()
 def init_from(model, path, variant, nf, h, screlu, on_top):
-    """Loads a net file's weights into `model` (the inverse of nnue_io.quantize)."""
+    """Loads a net file's weights into `model` (the inverse of nnue_io.quantize); a net with one
+    output gives its output layer to each of the model's buckets."""
     net = nnue_io.read_net(path)
     act = nnue_io.SCRELU if screlu else nnue_io.CRELU
+    buckets = model.out.weight.shape[0]
     want = (variant, nf, h, act, on_top)
     have = (net["variant"], net["F"], net["H"], net["activation"], net["on_top"])
-    if want != have:
-        raise SystemExit(f"{path}: variant/F/H/activation/on-top {have}, training {want}")
+    if want != have or net["buckets"] not in (1, buckets):
+        raise SystemExit(f"{path}: variant/F/H/activation/on-top {have} with {net['buckets']} output buckets, "
+                         f"training {want} with {buckets}")
     W, b1, w2, b2 = nnue_io.dequantize(net)
     as_tensor = lambda a: torch.from_numpy(a.astype(np.float32)).to(model.W.device)  # noqa: E731
     model.W.zero_()
     model.W[:nf] = as_tensor(W)
     model.b1.copy_(as_tensor(b1))
-    model.out.weight[0].copy_(as_tensor(w2))
-    model.out.bias.fill_(float(b2))
+    model.out.weight.copy_(as_tensor(w2).expand(buckets, -1))
+    model.out.bias.copy_(as_tensor(b2).expand(buckets))
 
 
 def main():
@@ -276,6 +283,9 @@ def main():
                          "the net corrects the formula")
     ap.add_argument("--activation", choices=["crelu", "screlu"], default="crelu",
                     help="the hidden layer's: clipped ReLU, or squared clipped ReLU (version 3 net file)")
+    ap.add_argument("--buckets", type=int, default=1,
+                    help="output buckets by the pieces on the board, each with its own output layer "
+                         "(more than one: a version 4 net file)")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                     help="auto: CUDA when torch sees a GPU, else the CPU")
     args = ap.parse_args()
@@ -300,6 +310,18 @@ def main():
         f"{time.time() - t0:.1f} s",
         flush=True,
     )
+    if not 1 <= args.buckets <= 255:
+        raise SystemExit("--buckets: 1 to 255")
+    counts = nnue_io.board_counts(variant, nf, feat)
+    divisor = nnue_io.bucket_divisor(int(counts.max()), args.buckets) if args.buckets > 1 else 1
+    if args.init is not None and args.buckets > 1 and not args.resume:
+        init_net = nnue_io.read_net(args.init)
+        if init_net["buckets"] == args.buckets:
+            divisor = init_net["divisor"]  # the buckets the net was trained with
+    bucket = nnue_io.bucket_of(counts, args.buckets, divisor)
+    if args.buckets > 1:
+        print(f"output buckets: {args.buckets} of {divisor} board pieces each (up to {int(counts.max())}), "
+              f"positions per bucket {np.bincount(bucket, minlength=args.buckets).tolist()}", flush=True)
     r = nnue_io.stm_result(stm, result)
     base = nnue_io.sigmoid(score.astype(np.float32) * args.score_scale / nnue_io.SCALE).astype(np.float32)
     target = ((1 - args.wdl) * base + args.wdl * r).astype(np.float32)
@@ -324,16 +346,17 @@ def main():
         print(f"validation loss of the formula alone: {formula:.6f}", flush=True)
 
     nv, table = (0, None) if args.no_factorise else nnue_io.factors(variant, nf)
-    model = Net(nf, args.hidden, nv, table, screlu).to(device)
+    model = Net(nf, args.hidden, nv, table, screlu, args.buckets).to(device)
     opt = adam(list(model.parameters()), args.lr)
     start_epoch = 0
     ckpt_path = args.out + ".ckpt"
     if args.resume:
         if os.path.exists(ckpt_path):
             ck = torch.load(ckpt_path, weights_only=False, map_location=device)
-            if (ck["F"], ck["H"], ck.get("V", 0), ck.get("act", "crelu")) != (nf, args.hidden, nv, args.activation):
-                raise SystemExit(f"{ckpt_path}: F/H/virtual/activation {ck['F']}/{ck['H']}/{ck.get('V', 0)}/"
-                                 f"{ck.get('act', 'crelu')} differ from {nf}/{args.hidden}/{nv}/{args.activation}")
+            have = (ck["F"], ck["H"], ck.get("V", 0), ck.get("act", "crelu"), ck.get("B", 1), ck.get("div", 1))
+            want = (nf, args.hidden, nv, args.activation, args.buckets, divisor)
+            if have != want:
+                raise SystemExit(f"{ckpt_path}: F/H/virtual/activation/buckets/divisor {have} differ from {want}")
             model.load_state_dict(ck["model"])
             fused = [g.get("fused") for g in opt.param_groups]
             opt.load_state_dict(ck["opt"])
@@ -346,16 +369,16 @@ def main():
 
     if args.init is not None and not args.resume:
         init_from(model, args.init, variant, nf, args.hidden, screlu, args.on_top is not None)
-        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
+        vloss = evaluate(model, feat, stm, bucket, offset, target, val_idx, device=device)
         print(f"initialised from {args.init}: validation loss {vloss:.6f} (baseline {baseline:.6f})", flush=True)
 
     def write_out(path):
         nnue_io.write_net(path, variant, *model.float_weights(), on_top=args.on_top is not None,
-                          activation=nnue_io.SCRELU if screlu else nnue_io.CRELU)
+                          activation=nnue_io.SCRELU if screlu else nnue_io.CRELU, divisor=divisor)
 
     steps = max(1, math.ceil(ntrain / args.batch))
     total_steps = args.epochs * steps
-    print(f"net: F {nf} -> H {args.hidden} x 2 -> 1, {nv} virtual features, {steps} steps per epoch, "
+    print(f"net: F {nf} -> H {args.hidden} x 2 -> {args.buckets}, {nv} virtual features, {steps} steps per epoch, "
           f"{args.activation}, on {device}" + (f" ({args.threads} threads)" if device.type == "cpu" else ""),
           flush=True)
     for epoch in range(start_epoch, args.epochs):
@@ -368,7 +391,7 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = np.sort(order[i * args.batch : (i + 1) * args.batch])
-            batch = make_batch(feat, stm, idx, nf + nv, table, device=device)
+            batch = make_batch(feat, stm, bucket, idx, nf + nv, table, device=device)
             out = model(batch) + torch.from_numpy(offset[idx]).to(device)
             loss = torch.mean((torch.sigmoid(out) - torch.from_numpy(target[idx]).to(device)) ** 2)
             opt.zero_grad(set_to_none=True)
@@ -377,7 +400,7 @@ def main():
             model.clip()
             se += loss.detach().item() * len(idx)
         ttrain = time.time() - te
-        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
+        vloss = evaluate(model, feat, stm, bucket, offset, target, val_idx, device=device)
         print(
             f"epoch {epoch + 1}/{args.epochs}: train {se / ntrain:.6f}, validation {vloss:.6f} "
             f"(baseline {baseline:.6f}), lr {lr:.2e}, {ntrain / ttrain:.0f} pos/s, epoch {time.time() - te:.1f} s, "
@@ -385,13 +408,13 @@ def main():
             flush=True,
         )
         ck = dict(model=model.state_dict(), opt=opt.state_dict(), epoch=epoch, F=nf, H=args.hidden, V=nv,
-                  act=args.activation,
+                  act=args.activation, B=args.buckets, div=divisor,
                   variant=variant, args=vars(args))
         save_atomic(lambda p: torch.save(ck, p), ckpt_path)
         save_atomic(write_out, args.out)
 
     if start_epoch >= args.epochs:
-        vloss = evaluate(model, feat, stm, offset, target, val_idx, device=device)
+        vloss = evaluate(model, feat, stm, bucket, offset, target, val_idx, device=device)
         print(f"nothing to train: checkpoint already at epoch {start_epoch}; its validation loss "
               f"{vloss:.6f} (baseline {baseline:.6f})", flush=True)
         save_atomic(write_out, args.out)
