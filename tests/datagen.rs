@@ -530,11 +530,7 @@ fn the_python_network_check_agrees_with_the_engine() {
     let check = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue/check.py");
     let o = Command::new(&python).arg(check).args([&net_path, &feats]).arg("0").output().expect("python runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let python_evals: Vec<i32> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
-        .collect();
+    let python_evals = check_py_evals(&String::from_utf8_lossy(&o.stdout));
     let records: Vec<_> = read(&data).games.into_iter().flat_map(|g| g.records).collect();
     let positions: Vec<_> =
         records.iter().map(|r| calvin::position::Position::<HistoriaSako>::from_fen(&r.fen).expect("fen")).collect();
@@ -632,11 +628,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     // dequantized float net is within 1 cp of it (only the last division
     // differs), the checkpoint's float model within a few (quantization).
     let checked = run(&[&tool("check.py"), trained_arg, feats_arg, "0"]);
-    let check_evals: Vec<i32> = checked
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
-        .collect();
+    let check_evals = check_py_evals(&checked);
     let engine_evals: Vec<i32> = records
         .iter()
         .map(|r| net.evaluate(&calvin::position::Position::<Chess>::from_fen(&r.fen).expect("fen")))
@@ -677,11 +669,14 @@ fn train_py_writes_a_net_the_engine_loads() {
         .filter_map(|l| l.strip_prefix("info string network eval "))
         .map(|l| l.strip_suffix(&tail).unwrap_or_else(|| panic!("{l}")).parse().expect("a number"))
         .collect();
-    let mut reference_args = vec![tool("reference.py"), trained_arg.to_string(), "chess".to_string()];
-    reference_args.extend(fens.iter().map(|f| f.to_string()));
-    let reference = run(&reference_args.iter().map(String::as_str).collect::<Vec<_>>());
-    let reference: Vec<i32> =
-        reference.lines().map(|l| l.split_whitespace().next().expect("a value").parse().expect("a number")).collect();
+    // reference.py's evaluation of `fens` by the net file `net`.
+    let reference_evals = |net: &str| -> Vec<i32> {
+        let mut args = vec![tool("reference.py"), net.to_string(), "chess".to_string()];
+        args.extend(fens.iter().map(|f| f.to_string()));
+        let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        out.lines().map(|l| l.split_whitespace().next().expect("a value").parse().expect("a number")).collect()
+    };
+    let reference = reference_evals(trained_arg);
     let from_check: Vec<i32> = picks.iter().map(|&i| check_evals[i]).collect();
     println!("network eval of positions {picks:?}: engine {shown:?}, reference.py {reference:?}");
     assert_eq!(shown, reference);
@@ -733,18 +728,16 @@ fn train_py_writes_a_net_the_engine_loads() {
     assert!(buckets.len() >= 2, "{buckets:?}");
     let engine_evals: Vec<i32> = positions.iter().map(|p| net.evaluate(p)).collect();
     let checked = run(&[&tool("check.py"), bucketed_arg, feats_arg, "0"]);
-    let check_evals: Vec<i32> = checked
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split_whitespace().nth(2).expect("three columns").parse().expect("a number"))
-        .collect();
+    let check_evals = check_py_evals(&checked);
     assert_eq!(check_evals, engine_evals);
-    let mut reference_args = vec![tool("reference.py"), bucketed_arg.to_string(), "chess".to_string()];
-    reference_args.extend(fens.iter().map(|f| f.to_string()));
-    let reference = run(&reference_args.iter().map(String::as_str).collect::<Vec<_>>());
-    let reference: Vec<i32> =
-        reference.lines().map(|l| l.split_whitespace().next().expect("a value").parse().expect("a number")).collect();
-    assert_eq!(reference, picks.iter().map(|&i| engine_evals[i]).collect::<Vec<_>>());
+    assert_eq!(reference_evals(bucketed_arg), picks.iter().map(|&i| engine_evals[i]).collect::<Vec<_>>());
+}
+
+/// The evaluations `tools/nnue/check.py` prints: the third column of its
+/// lines that are not `#` comments.
+fn check_py_evals(out: &str) -> Vec<i32> {
+    let line = |l: &str| -> i32 { l.split_whitespace().nth(2).expect("three columns").parse().expect("a number") };
+    out.lines().filter(|l| !l.starts_with('#')).map(line).collect()
 }
 
 /// Runs `calvin ARGS`; returns (exit code, stdout, stderr).
