@@ -103,33 +103,39 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
-/// value is the rulings' (`protocol/sessions/evalfile.session`: 58 and 21);
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 46 and 21);
 /// a reserve without the Amazon gives the value the rulings give its start
 /// position.
 #[test]
 fn every_iago_rule_option_evaluates_with_the_network() {
-    const RULINGS: &str = "built-in (network 1152x256 SCReLU)";
-    const WIDENED: &str = "built-in (network 1296x256 SCReLU, A read as Q)";
+    // Iago-b's network has 8 output buckets, iago-c's one.
+    let iago_b = (
+        "built-in (network 1152x256 SCReLU, 8 output buckets)",
+        "built-in (network 1296x256 SCReLU, 8 output buckets, A read as Q)",
+    );
+    let iago_c = ("built-in (network 1152x256 SCReLU)", "built-in (network 1296x256 SCReLU, A read as Q)");
     // The class's own reserve (the rulings) and two others without the Amazon.
-    for (variant, start_eval, own, others) in [("iago-b", 58, "MC", ["QMC", "M"]), ("iago-c", 21, "QMC", ["MC", "M"])] {
+    for (variant, start_eval, own, others, (rulings, widened)) in
+        [("iago-b", 46, "MC", ["QMC", "M"], iago_b), ("iago-c", 21, "QMC", ["MC", "M"], iago_c)]
+    {
         // (option, value, its default, the network, the start's value if the rulings').
         let mut cases = vec![
-            ("IagoGating", "false", "true", RULINGS, Some(start_eval)),
-            ("IagoDrops", "false", "true", RULINGS, Some(start_eval)),
-            ("IagoCastlingGates", "true", "false", WIDENED, Some(start_eval)),
-            ("IagoBareKing", "true", "false", WIDENED, Some(start_eval)),
-            ("IagoPromotion", "reserve-only", "equipment", WIDENED, Some(start_eval)),
-            ("IagoPromotion", "fide", "equipment", WIDENED, Some(start_eval)),
-            ("IagoNotation", "iago", "uci", RULINGS, Some(start_eval)),
-            ("IagoReserve", "A", "default", WIDENED, None),
-            ("IagoReserve", "MCA", "default", WIDENED, None),
-            ("IagoReserve", "QMCA", "default", WIDENED, None),
-            ("IagoReserve", own, "default", RULINGS, Some(start_eval)),
-            ("IagoReserve", others[0], "default", WIDENED, None),
-            ("IagoReserve", others[1], "default", WIDENED, None),
+            ("IagoGating", "false", "true", rulings, Some(start_eval)),
+            ("IagoDrops", "false", "true", rulings, Some(start_eval)),
+            ("IagoCastlingGates", "true", "false", widened, Some(start_eval)),
+            ("IagoBareKing", "true", "false", widened, Some(start_eval)),
+            ("IagoPromotion", "reserve-only", "equipment", widened, Some(start_eval)),
+            ("IagoPromotion", "fide", "equipment", widened, Some(start_eval)),
+            ("IagoNotation", "iago", "uci", rulings, Some(start_eval)),
+            ("IagoReserve", "A", "default", widened, None),
+            ("IagoReserve", "MCA", "default", widened, None),
+            ("IagoReserve", "QMCA", "default", widened, None),
+            ("IagoReserve", own, "default", rulings, Some(start_eval)),
+            ("IagoReserve", others[0], "default", widened, None),
+            ("IagoReserve", others[1], "default", widened, None),
         ];
         if variant == "iago-b" {
-            cases.push(("IagoReserve", "none", "default", WIDENED, None));
+            cases.push(("IagoReserve", "none", "default", widened, None));
         }
         let mut input = format!("setoption name UCI_Variant value {variant}\n");
         for (option, value, default, _, _) in &cases {
@@ -156,9 +162,9 @@ fn every_iago_rule_option_evaluates_with_the_network() {
             let fen = new_game_with_rules(variant, &rules).unwrap().start_fen();
             let lines =
                 session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\neval\nquit\n"));
-            let rulings = lines.iter().find(|l| l.starts_with("info string network eval ")).unwrap();
-            assert!(rulings.ends_with(RULINGS), "{rulings}");
-            assert_eq!(rulings.replace(RULINGS, WIDENED), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
+            let line = lines.iter().find(|l| l.starts_with("info string network eval ")).unwrap();
+            assert!(line.ends_with(rulings), "{line}");
+            assert_eq!(line.replace(rulings, widened), *nets[i], "{variant} IagoReserve {reserve}: {fen}");
         }
     }
 }
@@ -194,14 +200,15 @@ fn eval_file_networks_under_the_iago_rule_options() {
         .collect();
     let file = "weights file weights/iago-b.nn (network";
     let expected = [
-        "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x256 SCReLU), used when iago-b is played"
+        "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x256 SCReLU, 8 output buckets), used when \
+         iago-b is played"
             .to_string(),
-        format!("info string network eval 58 {file} 1296x256 SCReLU, A read as Q)"),
-        format!("info string network eval 58 {file} 1152x256 SCReLU)"),
+        format!("info string network eval 46 {file} 1296x256 SCReLU, 8 output buckets, A read as Q)"),
+        format!("info string network eval 46 {file} 1152x256 SCReLU, 8 output buckets)"),
         format!("info string error EvalFile {nine}: wrong shape: 1296 features, iago-b has 1152"),
         format!("info string EvalFile {nine}: iago-b network loaded (1296x32)"),
         format!("info string network eval {want} weights file {nine} (network 1296x32)"),
-        format!("info string network eval 58 {file} 1152x256 SCReLU)"),
+        format!("info string network eval 46 {file} 1152x256 SCReLU, 8 output buckets)"),
     ];
     assert_eq!(lines, expected);
 }

@@ -71,7 +71,7 @@ mod tests {
         assert_eq!((net.features, feature_count::<IagoBX>()), (1152, 1296));
         assert_eq!(net.fit::<IagoB>(IagoB::NET_STAND_INS), Ok(net.clone()));
         let wide = net.fit::<IagoBX>(IagoBX::NET_STAND_INS).unwrap();
-        assert_eq!(wide.shape(), "1296x256 SCReLU, A read as Q");
+        assert_eq!(wide.shape(), "1296x256 SCReLU, 8 output buckets, A read as Q");
         // The network is the whole evaluation: it misses what an Amazon is
         // worth more than a queen, added per Amazon of the side to move less
         // the other's (board and reserve).
@@ -88,7 +88,7 @@ mod tests {
         let rulings = Position::<IagoB>::from_fen(fen).unwrap();
         let amazon_rules = Position::<IagoBX>::from_fen_with(fen, word(0b0111)).unwrap();
         assert_eq!(wide.evaluate(&amazon_rules), net.evaluate(&rulings));
-        assert_eq!(net.evaluate(&rulings), 40);
+        assert_eq!(net.evaluate(&rulings), 31);
         assert_eq!(wide.stand_in_material(&amazon_rules), 0);
         // An Amazon on g1 and one in Black's reserve read as queens there.
         let amazons = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR[MCmca] b - - 1 2";
