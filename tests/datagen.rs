@@ -721,7 +721,7 @@ fn train_py_writes_a_net_the_engine_loads() {
     let out = run(&[&args[..], &extra[..]].concat());
     assert!(out.contains("output buckets: 8 of 4 board pieces each (up to 32)"), "{out}");
     let net = Network::read_file(bucketed_arg).expect("the bucketed net reads");
-    assert_eq!((net.buckets, net.divisor, net.shape().as_str()), (8, 4, "864x16, 8 output buckets"));
+    assert_eq!((net.buckets(), net.divisor, net.shape().as_str()), (8, 4, "864x16, 8 output buckets"));
     let positions: Vec<_> =
         records.iter().map(|r| calvin::position::Position::<Chess>::from_fen(&r.fen).expect("fen")).collect();
     let buckets: std::collections::BTreeSet<usize> = positions.iter().map(|p| net.bucket(p)).collect();

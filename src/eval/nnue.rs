@@ -131,12 +131,11 @@ pub struct Network {
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
     /// Output buckets: the output layer a position is read with is chosen
-    /// by the pieces on its board, `divisor` counts a bucket ([`Network::bucket`]).
-    pub buckets: usize,
+    /// by the pieces on its board, `divisor` of them a bucket ([`Network::bucket`]).
     pub divisor: usize,
     /// Per bucket: the side to move's half, then the other side's.
     out_weights: Vec<i16>,
-    /// Per bucket.
+    /// Per bucket (its length is the bucket count).
     out_bias: Vec<i32>,
 }
 
@@ -199,7 +198,6 @@ impl Network {
             value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
-            buckets,
             divisor,
             out_weights,
             out_bias,
@@ -224,7 +222,7 @@ impl Network {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         });
-        out.extend([self.buckets as u8, self.divisor as u8]);
+        out.extend([self.buckets() as u8, self.divisor as u8]);
         for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
             out.extend(w.to_le_bytes());
         }
@@ -266,7 +264,6 @@ impl Network {
             value_gaps: Vec::new(),
             ft_weights,
             ft_bias,
-            buckets,
             divisor,
             out_weights,
             out_bias,
@@ -280,7 +277,7 @@ impl Network {
     pub fn shape(&self) -> String {
         let kind = if self.on_top { " on top of the formula" } else { "" };
         let act = if self.activation == Activation::SCReLU { " SCReLU" } else { "" };
-        let buckets = if self.buckets > 1 { format!(", {} output buckets", self.buckets) } else { String::new() };
+        let buckets = if self.buckets() > 1 { format!(", {} output buckets", self.buckets()) } else { String::new() };
         let sep = if self.read_as.is_empty() { "" } else { ", " };
         format!("{}x{}{act}{kind}{buckets}{sep}{}", self.features, self.hidden, self.read_as)
     }
@@ -364,7 +361,6 @@ impl Network {
             value_gaps,
             ft_weights,
             ft_bias: self.ft_bias.clone(),
-            buckets: self.buckets,
             divisor: self.divisor,
             out_weights: self.out_weights.clone(),
             out_bias: self.out_bias.clone(),
@@ -397,12 +393,17 @@ impl Network {
         }
     }
 
+    /// How many output layers it has.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
     /// The output bucket of `pos`: one per `divisor` pieces on the board
     /// (the first for 1 to `divisor` pieces), the last for all beyond.
     #[inline]
     pub fn bucket<V: Variant>(&self, pos: &Position<V>) -> usize {
         let pieces = pos.occupied().count() as usize;
-        (pieces.saturating_sub(1) / self.divisor).min(self.buckets - 1)
+        (pieces.saturating_sub(1) / self.divisor).min(self.out_bias.len() - 1)
     }
 
     /// The output from the side to move's accumulator and the other's,
@@ -726,7 +727,7 @@ mod tests {
     /// (`tools/nnue/reference.py`, which reads the features from the FEN
     /// itself) for the same random network of width 256, exactly, in
     /// chess, iago-b and iago-c, with both activations, and with 4 output
-    /// buckets of 8 pieces (from 32 pieces on the board down to 3).
+    /// buckets of 8 pieces (from 32 pieces on the board down to 4).
     #[test]
     fn the_output_equals_the_python_reference() {
         use crate::variants::chess::Chess;
