@@ -9,7 +9,7 @@ use crate::eval::{Evaluation, WeightsChoice};
 use crate::registry::{RuleOptions, VARIANTS, VariantId, new_game_with};
 use crate::rng::SplitMix64;
 use crate::search::skill::{self, Skill, SkillChoice};
-use crate::search::{Event, Memory, Shared};
+use crate::search::{Event, Histories, Memory, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -70,6 +70,8 @@ pub struct Engine {
     skill_seed: u64,
     skill_searches: u64,
     tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept from one move to the next.
+    histories: Arc<Histories>,
     /// The evaluations `EvalFile` set, per evaluation slot
     /// ([`EngineGame::eval_slot`]); each search gets its slot's (a new
     /// file replaces it, and the old one is freed when the last search
@@ -111,6 +113,7 @@ impl Engine {
                 .map_or(0, |d| d.as_nanos() as u64),
             skill_searches: 0,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+            histories: Arc::default(),
             evals: HashMap::new(),
             handset: false,
             running: None,
@@ -246,7 +249,7 @@ impl Engine {
         let g = new_game_with(name, &self.rules).ok_or_else(unknown)?;
         self.wait();
         self.game = g;
-        self.tt.clear();
+        self.clear_memory();
         Ok(())
     }
 
@@ -268,7 +271,7 @@ impl Engine {
         if let Some(choice) = every {
             self.evals.clear();
             self.handset = matches!(choice, WeightsChoice::HandSet);
-            self.tt.clear();
+            self.clear_memory();
             return Ok(match choice {
                 WeightsChoice::HandSet => "EvalFile <none>: every variant evaluates without learned weights".into(),
                 _ => "EvalFile <default>: every variant evaluates with its built-in weights".into(),
@@ -319,7 +322,7 @@ impl Engine {
                 let _ = set(self, g.as_ref());
             }
         }
-        self.tt.clear();
+        self.clear_memory();
         Ok(if current { String::new() } else { format!(", used when {variant} is played") })
     }
 
@@ -353,14 +356,20 @@ impl Engine {
         Ok(())
     }
 
+    /// Forgets what searches learnt: the table and the histories.
+    fn clear_memory(&self) {
+        self.tt.clear();
+        self.histories.clear();
+    }
+
     pub fn clear_hash(&mut self) {
         self.wait();
-        self.tt.clear();
+        self.clear_memory();
     }
 
     pub fn new_game(&mut self) {
         self.wait();
-        self.tt.clear();
+        self.clear_memory();
         self.game = new_game_with(self.variant(), &self.rules).expect("current variant");
     }
 
@@ -436,6 +445,7 @@ impl Engine {
         }
         let shared = Arc::new(Shared::new(limits.ponder));
         let tt = self.tt.clone();
+        let histories = self.histories.clone();
         let eval = self.evaluation_of(game.as_ref());
         let tx = self.events_tx.clone();
         let (threads, multipv) = (self.threads, self.multipv);
@@ -445,7 +455,14 @@ impl Engine {
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 let run = std::panic::AssertUnwindSafe(|| {
-                    game.search(&limits, threads, multipv, &sh, Memory { tt: &tt, eval: &eval }, &tx)
+                    game.search(
+                        &limits,
+                        threads,
+                        multipv,
+                        &sh,
+                        Memory { tt: &tt, eval: &eval, histories: &histories },
+                        &tx,
+                    )
                 });
                 std::panic::catch_unwind(run).unwrap_or_else(|_| {
                     // A bug must not cost the game on time: answer with a legal move.

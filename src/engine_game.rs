@@ -146,6 +146,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
             shared,
             tt: memory.tt,
             eval: memory.eval,
+            histories: memory.histories,
         };
         run_search(job, tx, over)
     }

@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::moves::{Kind, Move};
 use crate::position::Position;
 use crate::rng::SplitMix64;
-use crate::search::{DECISIVE, Event, Memory, Score, Shared};
+use crate::search::{DECISIVE, Event, Histories, Memory, Score, Shared};
 use crate::timeman::Limits;
 use crate::tt::TranspositionTable;
 use crate::variant::Outcome;
@@ -36,10 +36,12 @@ fn game_rng(seed: u64, index: u32) -> SplitMix64 {
     SplitMix64::new(mix.next_u64())
 }
 
-/// Plays game `index` with a cleared table; deterministic for given
-/// settings. Returns the game's block and the nodes searched.
+/// Plays game `index` with a cleared table and new histories (kept from
+/// one move to the next, as in play); deterministic for given settings. Returns the game's block and the nodes searched.
 pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &TranspositionTable) -> (GameBlock, u64) {
     tt.clear();
+    let histories = Histories::default();
+    let eval = crate::eval::Evaluation::builtin::<V>();
     let mut rng = game_rng(cfg.seed, index);
     let mut game = random_opening::<V>(cfg.random_plies, &mut rng);
     let limits = Limits { nodes: Some(cfg.nodes), ..Default::default() };
@@ -54,7 +56,7 @@ pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &Transposit
         if game.moves().len() >= cfg.max_plies {
             break (End::PlyCap, None);
         }
-        let (best, score, n) = search::<V>(&game, &limits, tt);
+        let (best, score, n) = search::<V>(&game, &limits, Memory { tt, eval: &eval, histories: &histories });
         nodes += n;
         let pos = *game.pos();
         let Some(best) = best else { break (End::Rules, game.outcome()) };
@@ -95,11 +97,10 @@ fn random_opening<V: EngineVariant>(plies: usize, rng: &mut SplitMix64) -> Game<
 
 /// Searches the game's position with the node budget on one thread:
 /// (best move, score from the side to move's view, nodes).
-fn search<V: EngineVariant>(game: &Game<V>, limits: &Limits, tt: &TranspositionTable) -> (Option<Move>, Score, u64) {
+fn search<V: EngineVariant>(game: &Game<V>, limits: &Limits, memory: Memory<'_>) -> (Option<Move>, Score, u64) {
     let (tx, rx) = unbounded();
     let shared = Shared::new(false);
-    let eval = crate::eval::Evaluation::builtin::<V>();
-    let nodes = EngineGame::search(game, limits, 1, 1, &shared, Memory { tt, eval: &eval }, &tx);
+    let nodes = EngineGame::search(game, limits, 1, 1, &shared, memory, &tx);
     drop(tx);
     let (mut score, mut best) = (Score::Cp(0), None);
     for ev in rx.try_iter() {

@@ -8,14 +8,21 @@
 //! - continuation: quiet moves by (piece type, destination) after the
 //!   move one and two plies before, also given as (piece type, destination).
 //!
+//! - correction: what searches found the static evaluation to miss by,
+//!   per side and pawn structure; added to the evaluation the search prunes by.
+//!
 //! A drop is a quiet move of the dropped type to its square, ordered by the
 //! same histories as every other quiet move.
 
-use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX, MAX_PLY};
+use super::params::{
+    CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_MAX, HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET,
+    HISTORY_BONUS_PER_DEPTH, HISTORY_MAX, MAX_PLY,
+};
 use crate::geometry::Geometry;
 use crate::moves::{Kind, Move};
 use crate::position::Position;
 use crate::variant::{MAX_TYPES, Variant};
+use std::sync::Mutex;
 
 /// A move as the continuation history sees it: piece type and destination.
 /// `NONE` (a null move, or before the root) has no continuation.
@@ -34,6 +41,9 @@ pub struct History {
     /// `continuation[prev * piece_to + cur]`.
     continuation: Vec<i16>,
     counter: Vec<Move>,
+    /// `correction[side * CORRECTION_SIZE + pawn key % CORRECTION_SIZE]`, in
+    /// 1/CORRECTION_GRAIN of the evaluation's unit.
+    correction: Vec<i32>,
     /// Number of (piece type, square) pairs of the variant.
     piece_to: usize,
     squares: usize,
@@ -42,7 +52,7 @@ pub struct History {
 /// The bonus for a move that caused a cut-off at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth).min(HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 /// Moves `entry` towards `+-HISTORY_MAX` by `delta`, less the more it is there already.
@@ -58,16 +68,67 @@ fn gravity16(entry: &mut i16, delta: i32) {
     *entry = e as i16;
 }
 
+/// The histories of a game's search threads, kept from one search to the
+/// next (a thread's histories of the previous move order the next one's
+/// moves from its first iteration on) and cleared with the table on a new
+/// game.
+#[derive(Default)]
+pub struct Histories(Mutex<Vec<Option<History>>>);
+
+impl Histories {
+    /// Forgets every thread's histories.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<History>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Thread `id`'s histories for a search of `V` (new ones if it has none
+    /// of this variant's size); its killers are forgotten (they were plies
+    /// of another root).
+    pub(super) fn take<V: Variant>(&self, id: usize) -> History {
+        let kept = self.lock().get_mut(id).and_then(Option::take);
+        match kept {
+            Some(mut h) if h.fits::<V>() => {
+                h.killers.fill([Move::NONE; 2]);
+                h
+            }
+            _ => History::new::<V>(),
+        }
+    }
+
+    /// Keeps thread `id`'s histories for its next search.
+    pub(super) fn put(&self, id: usize, h: History) {
+        let mut v = self.lock();
+        if v.len() <= id {
+            v.resize_with(id + 1, || None);
+        }
+        v[id] = Some(h);
+    }
+}
+
 impl History {
+    fn piece_to_of<V: Variant>() -> usize {
+        (V::PIECES.len() + 1) * V::G::SQUARES
+    }
+
+    /// Whether these histories have `V`'s size.
+    fn fits<V: Variant>(&self) -> bool {
+        self.squares == V::G::SQUARES && self.piece_to == Self::piece_to_of::<V>()
+    }
+
     pub fn new<V: Variant>() -> Self {
         let squares = V::G::SQUARES;
-        let piece_to = (V::PIECES.len() + 1) * squares;
+        let piece_to = Self::piece_to_of::<V>();
         History {
             killers: vec![[Move::NONE; 2]; MAX_PLY + 2],
             butterfly: vec![0; 2 * MAX_TYPES * squares],
             capture: vec![0; 2 * MAX_TYPES * squares * MAX_TYPES],
             continuation: vec![0; piece_to * piece_to],
             counter: vec![Move::NONE; piece_to],
+            correction: vec![0; 2 * CORRECTION_SIZE],
             piece_to,
             squares,
         }
@@ -166,6 +227,28 @@ impl History {
         }
     }
 
+    #[inline]
+    fn correction_index(side: usize, key: u64) -> usize {
+        side * CORRECTION_SIZE + (key as usize & (CORRECTION_SIZE - 1))
+    }
+
+    /// What the static evaluation is corrected by for `side` to move with
+    /// the pawn structure `key`.
+    #[inline]
+    pub fn correction(&self, side: usize, key: u64) -> i32 {
+        self.correction[Self::correction_index(side, key)] / CORRECTION_GRAIN
+    }
+
+    /// A search at `depth` found the position worth `diff` more than its
+    /// corrected static evaluation: the entry moves towards it, the more the
+    /// deeper the search.
+    pub fn update_correction(&mut self, side: usize, key: u64, depth: i32, diff: i32) {
+        let e = &mut self.correction[Self::correction_index(side, key)];
+        let w = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let target = *e + diff * CORRECTION_GRAIN;
+        *e = ((*e * (256 - w) + target * w) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+    }
+
     /// After a cut-off: the capture `best` (if it is one) gains, the captures
     /// in `tried` that did not cut lose. `victims[i]` is `tried[i]`'s victim.
     pub fn update_captures<V: Variant>(
@@ -186,5 +269,62 @@ impl History {
                 gravity(&mut self.capture[i], -b);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+    use crate::variants::ita::Ita;
+
+    #[test]
+    fn the_correction_moves_towards_what_searches_found_within_its_bound() {
+        let mut h = History::new::<Chess>();
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(h.correction(0, key), 0);
+        // Weight 16/256 at depth 15 and over: 100 * 256 * 16 / 256 = 1600 grains, 6 units.
+        h.update_correction(0, key, 20, 100);
+        assert_eq!((h.correction(0, key), h.correction(1, key)), (6, 0));
+        // A shallow search moves it less: weight 2 of 256 at depth 1.
+        let mut shallow = History::new::<Chess>();
+        shallow.update_correction(1, key, 1, 1000);
+        assert_eq!(shallow.correction(1, key), 7);
+        // Found again and again, it stops at its bound (64 units).
+        for _ in 0..200 {
+            h.update_correction(0, key, 20, 1000 - h.correction(0, key));
+        }
+        assert_eq!(h.correction(0, key), 64);
+        for _ in 0..200 {
+            h.update_correction(0, key, 20, -1000);
+        }
+        assert_eq!(h.correction(0, key), -64);
+    }
+
+    #[test]
+    fn a_threads_histories_are_kept_for_its_next_search_of_the_same_board() {
+        let hs = Histories::default();
+        let key = 42;
+        let mut h = hs.take::<Chess>(1);
+        h.update_correction(0, key, 20, 100);
+        hs.put(1, h);
+        // Thread 1 gets its own back; thread 0 has none yet.
+        assert_eq!(hs.take::<Chess>(1).correction(0, key), 6);
+        assert_eq!(hs.take::<Chess>(0).correction(0, key), 0);
+        // Taken, they are gone until given back.
+        assert_eq!(hs.take::<Chess>(1).correction(0, key), 0);
+        // Another board's size gets new histories.
+        let mut h = hs.take::<Chess>(1);
+        h.update_correction(0, key, 20, 100);
+        hs.put(1, h);
+        let ita = hs.take::<Ita>(1);
+        assert!(ita.fits::<Ita>() && !ita.fits::<Chess>());
+        assert_eq!(ita.correction(0, key), 0);
+        // Cleared (a new game), every thread starts again.
+        let mut h = hs.take::<Chess>(0);
+        h.update_correction(0, key, 20, 100);
+        hs.put(0, h);
+        hs.clear();
+        assert_eq!(hs.take::<Chess>(0).correction(0, key), 0);
     }
 }

@@ -6,7 +6,8 @@
 //! come as values from [`crate::score`], its rules through the `Variant` hooks.
 //!
 //! - `params`: the named margins and constants;
-//! - `history`: killers, counter moves, butterfly, capture and continuation histories;
+//! - `history`: killers, counter moves, butterfly, capture, continuation and
+//!   correction histories, kept per thread from one search of a game to the next;
 //! - `movepick`: the staged move picker;
 //! - `see`: static exchange evaluation, exact for every variant's rules;
 //! - `worker`: the alpha-beta search of one thread (pruning, reductions, extensions);
@@ -26,6 +27,7 @@ mod threads;
 mod worker;
 
 pub use crate::score::{DECISIVE, INF, MATE, Score, outcome_value};
+pub use history::Histories;
 pub use params::MAX_PLY;
 pub use threads::{SearchJob, run_search, search_fixed};
 pub use worker::Worker;
@@ -61,12 +63,14 @@ pub enum Event {
 }
 
 /// What searches of one game share and keep from one to the next: the
-/// transposition table and the evaluation.
+/// transposition table, the evaluation and the histories.
 #[derive(Clone, Copy)]
 pub struct Memory<'a> {
     pub tt: &'a crate::tt::TranspositionTable,
     /// The evaluation the search plays with.
     pub eval: &'a crate::eval::Evaluation,
+    /// The search threads' histories.
+    pub histories: &'a Histories,
 }
 
 /// State shared by the threads of one search (and the protocol, which may stop it).

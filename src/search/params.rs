@@ -177,10 +177,22 @@ tunables! {
 /// Check extensions stop past this ply (so checks cannot extend forever).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
 
-/// History: the largest bonus (reached at depth 20) and the bound the
-/// gravity formula keeps every entry within.
-pub const HISTORY_BONUS_MAX: i32 = 400;
+/// History: a cut-off at depth d gives `HISTORY_BONUS_PER_DEPTH * d -
+/// HISTORY_BONUS_OFFSET`, at most `HISTORY_BONUS_MAX`; `HISTORY_MAX` is the
+/// bound the gravity formula keeps every entry within.
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
+pub const HISTORY_BONUS_OFFSET: i32 = 250;
+pub const HISTORY_BONUS_MAX: i32 = 2500;
 pub const HISTORY_MAX: i32 = 16384;
+
+/// Correction history: entries per side (a power of two), the fraction of
+/// the evaluation's unit an entry counts in, the bound of an entry (in
+/// those fractions: 64 units), and the largest weight (of 256) one search's
+/// result gets.
+pub const CORRECTION_SIZE: usize = 16384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 
 /// Lazy SMP: helper thread `id` skips iteration `d` when `(d + id) % SKIP_PERIOD == 0`.
 pub const HELPER_SKIP_PERIOD: i32 = 3;

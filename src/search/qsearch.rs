@@ -8,7 +8,7 @@ use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::score::{DECISIVE, INF, outcome_value, to_tt};
+use crate::score::{INF, outcome_value, to_tt};
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -37,12 +37,10 @@ impl<V: Evaluator> Worker<'_, V> {
         }
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut eval = 0;
+        let mut raw_eval = 0;
         if !in_check {
-            eval = match hit {
-                Some(h) if h.eval.abs() < DECISIVE => h.eval,
-                _ => self.static_eval(pos, ply),
-            };
+            raw_eval = self.raw_eval(pos, hit, ply);
+            let eval = self.corrected(pos, raw_eval, self.pawn_key(pos));
             if eval >= beta {
                 return eval;
             }
@@ -87,7 +85,7 @@ impl<V: Evaluator> Worker<'_, V> {
             return outcome_value::<V>(&V::no_moves(pos, true), pos.side, ply);
         }
         let bound = bound_of(best, alpha0, beta);
-        self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { eval }, 0, bound);
+        self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { raw_eval }, 0, bound);
         best
     }
 }

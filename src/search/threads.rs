@@ -3,7 +3,7 @@
 
 use super::params::THREAD_STACK_BYTES;
 use super::worker::Worker;
-use super::{Event, Info, RootMove, Shared};
+use super::{Event, Histories, Info, RootMove, Shared};
 use crate::eval::{Evaluation, Evaluator};
 use crate::moves::Move;
 use crate::position::Position;
@@ -29,6 +29,8 @@ pub struct SearchJob<'a, V: Evaluator> {
     pub tt: &'a TranspositionTable,
     /// The evaluation the search plays with.
     pub eval: &'a Evaluation,
+    /// The threads' histories, taken at the start and given back at the end.
+    pub histories: &'a Histories,
 }
 
 fn root_moves_of(moves: &[Move]) -> Vec<RootMove> {
@@ -110,6 +112,7 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
                             nodes: w.nodes,
                             rm: w.root_moves.first().cloned(),
                         };
+                        job.histories.put(id, w.history);
                         (w.nodes, answer)
                     })
                     .expect("spawn search thread"),
@@ -136,6 +139,7 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
             nodes: w.nodes,
             rm: w.root_moves.first().cloned(),
         };
+        job.histories.put(0, w.history);
         for h in helpers {
             let (nodes, answer) = h.join().unwrap_or((0, Answer { depth: 0, seldepth: 0, nodes: 0, rm: None }));
             total += nodes;
@@ -194,6 +198,7 @@ pub fn search_fixed<V: Evaluator>(
         return (Move::NONE, 0, 0);
     }
     let moves = root_moves_of(&legal);
+    let histories = Histories::default();
     let job = SearchJob {
         root: *root,
         game_keys: vec![root.key],
@@ -205,6 +210,7 @@ pub fn search_fixed<V: Evaluator>(
         shared: &shared,
         tt,
         eval,
+        histories: &histories,
     };
     let mut w = Worker::<V>::new(0, &job, tm, moves);
     w.iterate(root, 1, &mut |_, _, _| {});

@@ -16,7 +16,7 @@ use crate::eval::nnue::NnueStack;
 use crate::eval::{Evaluation, Evaluator};
 use crate::movegen::LegalCtx;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, code, zobrist};
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable, TtHit};
@@ -133,7 +133,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             },
             nodes: 0,
             seldepth: 0,
-            history: History::new::<V>(),
+            history: job.histories.take::<V>(id),
             stack: vec![PieceTo::NONE; MAX_PLY + 2],
             evals: vec![-INF; MAX_PLY + 2],
             excluded: vec![Move::NONE; MAX_PLY + 2],
@@ -156,6 +156,43 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             }
             None => crate::eval::formula_eval(pos, self.eval),
         }
+    }
+
+    /// The static evaluation of `pos` before correction: the table's, or
+    /// computed.
+    #[inline]
+    pub(super) fn raw_eval(&mut self, pos: &Position<V>, hit: Option<TtHit>, ply: usize) -> i32 {
+        match hit {
+            Some(h) if h.eval.abs() < DECISIVE => h.eval,
+            _ => self.static_eval(pos, ply),
+        }
+    }
+
+    /// The key of the pawn structure (0 where the variant has no pawns).
+    #[inline]
+    pub(super) fn pawn_key(&self, pos: &Position<V>) -> u64 {
+        if V::PAWN == 0 {
+            return 0;
+        }
+        let z = zobrist();
+        let mut k = 0;
+        for c in 0..2 {
+            let table = &z.piece[code(c, V::PAWN) as usize];
+            for sq in pos.pieces(c, V::PAWN).iter() {
+                k ^= table[sq];
+            }
+        }
+        k
+    }
+
+    /// `raw`, the static evaluation, corrected by what searches of
+    /// positions with the same pawns found it to miss.
+    #[inline]
+    pub(super) fn corrected(&self, pos: &Position<V>, raw: i32, pawns: u64) -> i32 {
+        if V::PAWN == 0 {
+            return raw;
+        }
+        (raw + self.history.correction(pos.side, pawns)).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 
     /// Counts the node's share into the shared count now and then; the main
@@ -366,14 +403,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let in_check = ctx.checkers.any();
         // Check extension: a node in check searches one ply deeper.
         let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
-        let eval = if in_check {
-            -INF
-        } else {
-            match tt_hit {
-                Some(h) if h.eval.abs() < DECISIVE => h.eval,
-                _ => self.static_eval(pos, ply),
-            }
-        };
+        let raw_eval = if in_check { -INF } else { self.raw_eval(pos, tt_hit, ply) };
+        let pawns = self.pawn_key(pos);
+        let eval = if in_check { -INF } else { self.corrected(pos, raw_eval, pawns) };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // Internal iterative reduction: without a move from the table, this
@@ -415,7 +447,22 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             return r.best;
         }
         let bound = bound_of(r.best, alpha0, beta);
-        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { eval }, depth, bound);
+        // The correction history learns what the evaluation missed, where the
+        // search's value says something about it: not in check, no capture
+        // or promotion as the best move, not a draw (most often a rule's
+        // result, a repetition: in a locked position every line ends in
+        // one, and learning from them drives the evaluation away from the
+        // draw), and a bound on the right side.
+        if !in_check
+            && (r.best_move == Move::NONE || !is_tactical(pos, r.best_move))
+            && r.best != 0
+            && r.best.abs() < DECISIVE
+            && !(bound == Bound::Lower && r.best <= eval)
+            && !(bound == Bound::Upper && r.best >= eval)
+        {
+            self.history.update_correction(pos.side, pawns, depth, r.best - eval);
+        }
+        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { raw_eval }, depth, bound);
         r.best
     }
 
@@ -629,6 +676,7 @@ mod tests {
         let (shared, tt, limits) = (Shared::new(false), TranspositionTable::new(1), Limits::depth(1));
         let tm = TimeManager::new(&limits, 0, 30);
         let eval = Evaluation::builtin::<ItoShogi>();
+        let histories = crate::search::Histories::default();
         let job = |g: &Game<ItoShogi>| SearchJob {
             root: *g.pos(),
             game_keys: g.keys().to_vec(),
@@ -640,6 +688,7 @@ mod tests {
             shared: &shared,
             tt: &tt,
             eval: &eval,
+            histories: &histories,
         };
         let child = |w: &Worker<ItoShogi>, p: &Position<ItoShogi>, uci: &str| {
             w.child(p, p.parse_uci_move(uci).unwrap(), &p.legal_ctx())
