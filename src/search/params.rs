@@ -174,6 +174,10 @@ tunables! {
     SE_MARGIN_PER_DEPTH: i32 = 2, 0..=10;
 }
 
+/// Quiescence: the quiet evasions searched at most in check, once a move
+/// has kept the side out of mate.
+pub const QS_QUIET_EVASIONS: usize = 2;
+
 /// Check extensions stop past this ply (so checks cannot extend forever).
 pub const CHECK_EXTENSION_MAX_PLY: usize = MAX_PLY / 2;
 

@@ -1,14 +1,15 @@
 //! Quiescence search: captures and promotions until the position is quiet,
-//! every move when in check.
+//! evasions when in check (quiet ones pruned once one has been found).
 
 use super::movepick::{MovePicker, OrderContext, is_tactical};
-use super::params::MAX_PLY;
+use super::params::{MAX_PLY, QS_QUIET_EVASIONS};
+use super::see::see_ge;
 use super::worker::{Worker, bound_of};
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::score::{INF, outcome_value, to_tt};
+use crate::score::{DECISIVE, INF, outcome_value, to_tt};
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -56,13 +57,24 @@ impl<V: Evaluator> Worker<'_, V> {
         let cx = OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) };
         picker.init(pos, hit.map_or(Move::NONE, |h| h.mv), &cx, !in_check);
         let mut legal = 0;
+        let mut quiet_evasions = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(pos) {
-            if !in_check && !is_tactical(pos, m) {
+            let quiet = !is_tactical(pos, m);
+            if quiet && !in_check {
+                continue;
+            }
+            // Once a move has kept the side out of mate, quiet evasions past
+            // the second, and those that lose material by exchange, are not
+            // searched: in the drop games every interposing drop is one, and
+            // chains of checking captures and interpositions would grow the
+            // tree without bound.
+            if quiet && best > -DECISIVE && (quiet_evasions >= QS_QUIET_EVASIONS || !see_ge(pos, m, 0)) {
                 continue;
             }
             let Some(child) = self.child(pos, m, &ctx) else { continue };
             legal += 1;
+            quiet_evasions += usize::from(quiet);
             self.stack[ply] = self.history.piece_to(pos, m);
             self.keys.push(child.key);
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
