@@ -734,9 +734,9 @@ const SPSA_AFTER_4: &str = "\
 seed 7
 iterations 4
 done 4
-theta TUNE_RFP_MARGIN 90.99097345274352
-theta TUNE_FUTILITY_MARGIN 119.91659497171604
-theta TUNE_LMR_DIVISOR 226.48646017911526
+theta TUNE_RFP_MARGIN 89.76093079073365
+theta TUNE_FUTILITY_MARGIN 119.76093079073365
+theta TUNE_LMR_DIVISOR 226.71995645058885
 ";
 
 #[cfg(feature = "tune")]
@@ -758,16 +758,16 @@ fn spsa_tunes_from_the_file_to_the_state() {
     assert_eq!(
         lines,
         [
-            "Iteration 1 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
-            "Iteration 2 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=90.54 TUNE_FUTILITY_MARGIN=119.46 TUNE_LMR_DIVISOR=225.81",
-            "Iteration 3 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=90.99 TUNE_FUTILITY_MARGIN=119.92 TUNE_LMR_DIVISOR=226.49",
-            "Iteration 4 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.99 TUNE_FUTILITY_MARGIN=119.92 TUNE_LMR_DIVISOR=226.49",
+            "Iteration 1 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.31 TUNE_FUTILITY_MARGIN=119.31 TUNE_LMR_DIVISOR=226.04",
+            "Iteration 2 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.31 TUNE_FUTILITY_MARGIN=119.31 TUNE_LMR_DIVISOR=226.04",
+            "Iteration 3 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.76 TUNE_FUTILITY_MARGIN=119.76 TUNE_LMR_DIVISOR=226.72",
+            "Iteration 4 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.76 TUNE_FUTILITY_MARGIN=119.76 TUNE_LMR_DIVISOR=226.72",
         ]
     );
     assert!(
         r.stdout.ends_with(
             "SPSA finished: 4 of 4 iterations\n\
-             Values: option.TUNE_RFP_MARGIN=91 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=226\n"
+             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=227\n"
         ),
         "{}",
         r.stdout
