@@ -222,6 +222,24 @@ impl<V: Variant> Position<V> {
         (pt.leap_c[ep] & self.pieces(capturer, V::PAWN)).any()
     }
 
+    /// The Zobrist key of the pawns alone (0 where the variant has none):
+    /// the search's correction history is kept per pawn structure.
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        if V::PAWN == 0 {
+            return 0;
+        }
+        let z = zobrist();
+        let mut k = 0;
+        for c in 0..2 {
+            let table = &z.piece[code(c, V::PAWN) as usize];
+            for sq in self.pieces(c, V::PAWN).iter() {
+                k ^= table[sq];
+            }
+        }
+        k
+    }
+
     /// Recomputes the key from scratch (after a FEN is read).
     pub fn compute_key(&self) -> u64 {
         let z = zobrist();

@@ -37,7 +37,8 @@ fn game_rng(seed: u64, index: u32) -> SplitMix64 {
 }
 
 /// Plays game `index` with a cleared table and new histories (kept from
-/// one move to the next, as in play); deterministic for given settings. Returns the game's block and the nodes searched.
+/// one move to the next, as in play); deterministic for given settings.
+/// Returns the game's block and the nodes searched.
 pub fn play_game<V: EngineVariant>(cfg: &PlayConfig, index: u32, tt: &TranspositionTable) -> (GameBlock, u64) {
     tt.clear();
     let histories = Histories::default();

@@ -16,7 +16,7 @@ use crate::eval::nnue::NnueStack;
 use crate::eval::{Evaluation, Evaluator};
 use crate::movegen::LegalCtx;
 use crate::moves::Move;
-use crate::position::{Position, code, zobrist};
+use crate::position::Position;
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable, TtHit};
@@ -166,23 +166,6 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             Some(h) if h.eval.abs() < DECISIVE => h.eval,
             _ => self.static_eval(pos, ply),
         }
-    }
-
-    /// The key of the pawn structure (0 where the variant has no pawns).
-    #[inline]
-    pub(super) fn pawn_key(&self, pos: &Position<V>) -> u64 {
-        if V::PAWN == 0 {
-            return 0;
-        }
-        let z = zobrist();
-        let mut k = 0;
-        for c in 0..2 {
-            let table = &z.piece[code(c, V::PAWN) as usize];
-            for sq in pos.pieces(c, V::PAWN).iter() {
-                k ^= table[sq];
-            }
-        }
-        k
     }
 
     /// `raw`, the static evaluation, corrected by what searches of
@@ -403,9 +386,12 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let in_check = ctx.checkers.any();
         // Check extension: a node in check searches one ply deeper.
         let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
-        let raw_eval = if in_check { -INF } else { self.raw_eval(pos, tt_hit, ply) };
-        let pawns = self.pawn_key(pos);
-        let eval = if in_check { -INF } else { self.corrected(pos, raw_eval, pawns) };
+        let (raw_eval, pawns, eval) = if in_check {
+            (-INF, 0, -INF)
+        } else {
+            let (raw, pawns) = (self.raw_eval(pos, tt_hit, ply), pos.pawn_key());
+            (raw, pawns, self.corrected(pos, raw, pawns))
+        };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         // Internal iterative reduction: without a move from the table, this
