@@ -123,12 +123,17 @@ fn recorded_sessions() {
     let mut n = 0;
     let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     paths.sort();
+    // Every session is replayed, and every one that fails is named.
+    let mut failed = Vec::new();
     for p in paths {
         if p.extension().is_some_and(|e| e == "session") {
-            run_session(&p);
+            if std::panic::catch_unwind(|| run_session(&p)).is_err() {
+                failed.push(p.file_name().unwrap().to_string_lossy().into_owned());
+            }
             n += 1;
         }
     }
+    assert!(failed.is_empty(), "{} of {n} sessions failed: {failed:?}", failed.len());
     assert!(n >= 3, "only {n} sessions found");
 }
 
