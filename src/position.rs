@@ -71,6 +71,9 @@ pub struct Position<V: Variant> {
     pub halfmove: u32,
     pub fullmove: u32,
     pub key: u64,
+    /// The Zobrist key of the pawns alone (see [`Self::pawn_key`]), kept by
+    /// `put` and `remove` as `key` is.
+    pawn_key: u64,
     /// The rule word: every rule option of the game, packed as the variant
     /// defines (its `rule_word`; 0: the rulings). Set once for a game,
     /// carried by every move. The rules read it here, or, for the bits the
@@ -118,6 +121,7 @@ impl<V: Variant> Position<V> {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            pawn_key: 0,
             rules: V::TYPE_WORD,
             _v: PhantomData,
         }
@@ -173,7 +177,11 @@ impl<V: Variant> Position<V> {
         self.board[sq] = code(color, t);
         self.by_color[color] |= b;
         self.by_type[t as usize] |= b;
-        self.key ^= zobrist().piece[code(color, t) as usize][sq];
+        let z = zobrist().piece[code(color, t) as usize][sq];
+        self.key ^= z;
+        if V::PAWN != 0 && t == V::PAWN {
+            self.pawn_key ^= z;
+        }
     }
     #[inline(always)]
     pub fn remove(&mut self, sq: usize) {
@@ -182,7 +190,11 @@ impl<V: Variant> Position<V> {
         self.by_color[(c >> COLOR_SHIFT) as usize] &= !b;
         self.by_type[(c & TYPE_MASK) as usize] &= !b;
         self.board[sq] = 0;
-        self.key ^= zobrist().piece[c as usize][sq];
+        let z = zobrist().piece[c as usize][sq];
+        self.key ^= z;
+        if V::PAWN != 0 && c & TYPE_MASK == V::PAWN {
+            self.pawn_key ^= z;
+        }
     }
     #[inline]
     pub fn hand_add(&mut self, color: usize, t: u8) {
@@ -226,6 +238,11 @@ impl<V: Variant> Position<V> {
     /// the search's correction history is kept per pawn structure.
     #[inline]
     pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// [`Self::pawn_key`] from scratch (what `put` and `remove` keep).
+    pub fn compute_pawn_key(&self) -> u64 {
         if V::PAWN == 0 {
             return 0;
         }

@@ -39,9 +39,17 @@ fn check<V: Variant>(seed: u64) {
             let m = legal[common::pick(&mut next, legal.len())];
             let child = pos.play(m);
             assert_eq!(child.key, child.compute_key(), "{}: key after {}", V::NAME, pos.move_to_uci(m));
+            assert_eq!(
+                child.pawn_key(),
+                child.compute_pawn_key(),
+                "{}: pawn key after {}",
+                V::NAME,
+                pos.move_to_uci(m)
+            );
             let back = Position::<V>::from_fen(&child.fen()).expect("own FEN reads back");
             assert_eq!(back.fen(), child.fen());
             assert_eq!(back.key, child.key, "{}: key of {} read back", V::NAME, child.fen());
+            assert_eq!(back.pawn_key(), child.pawn_key(), "{}: pawn key of {} read back", V::NAME, child.fen());
             pos = child;
         }
     }
