@@ -183,6 +183,27 @@ impl<V: Variant> Position<V> {
             self.pawn_key ^= z;
         }
     }
+    /// The piece on `from` goes to `to`, taking what stands there, and the
+    /// other side is to move: the pieces and the rights, for exchange
+    /// evaluation (`search::see`). Nothing else follows the move (keys, en
+    /// passant, clocks), so the position must not be played on.
+    #[inline]
+    pub(crate) fn exchange_move(&mut self, from: usize, to: usize) {
+        let (mover, victim) = (self.board[from], self.board[to]);
+        let (f, t) = (Bb::<V>::bit(from), Bb::<V>::bit(to));
+        if victim != 0 {
+            self.by_color[(victim >> COLOR_SHIFT) as usize] &= !t;
+            self.by_type[(victim & TYPE_MASK) as usize] &= !t;
+        }
+        self.by_color[(mover >> COLOR_SHIFT) as usize] ^= f | t;
+        self.by_type[(mover & TYPE_MASK) as usize] ^= f | t;
+        self.board[to] = mover;
+        self.board[from] = 0;
+        // Rights decide what may follow (IAGO-C's queen square).
+        let m = Move::normal(from, to);
+        self.rights = V::next_rights(self, m, mover & TYPE_MASK, victim & TYPE_MASK);
+        self.side ^= 1;
+    }
     #[inline(always)]
     pub fn remove(&mut self, sq: usize) {
         let c = self.board[sq];
