@@ -7,7 +7,7 @@ use crate::geometry::{DIAG, Geometry, ORTH, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{CASTLING_GATE_ON_ROOK, NO_SQ, Position};
-use crate::variant::{Bb, DropRule, TypeTables, Variant};
+use crate::variant::{Bb, DropRule, MAX_TYPES, TypeTables, Variant};
 
 /// Where generated moves go: a move list, or a counter of legal moves.
 pub trait MoveSink<B: Bits> {
@@ -93,6 +93,15 @@ pub struct LegalCtx<B> {
     pub pinned: B,
 }
 
+/// What tells cheaply whether a move of the side to move gives check
+/// ([`Position::gives_check`]): for each of its piece types the squares
+/// from which it attacks the other side's royal piece, and its pieces that
+/// stand alone between that piece and one of its sliders.
+pub struct CheckInfo<B> {
+    squares: [B; MAX_TYPES],
+    discoverers: B,
+}
+
 impl<V: Variant> Position<V> {
     /// Pieces of `color` that could capture on `sq` with occupancy `occ`.
     pub fn attackers_to(&self, sq: usize, color: usize, occ: Bb<V>) -> Bb<V> {
@@ -158,6 +167,73 @@ impl<V: Variant> Position<V> {
             att |= a & bb;
         }
         att
+    }
+
+    /// [`CheckInfo`] for the side to move, where every capture is a line
+    /// slider's or a leaper's (`FAST_LEGAL`) and the other side has a
+    /// royal piece on the board; `None` elsewhere.
+    pub fn check_info(&self) -> Option<CheckInfo<Bb<V>>> {
+        let tables = V::tables();
+        if !V::FAST_LEGAL || V::KING == 0 {
+            return None;
+        }
+        let (us, them) = (self.side, self.side ^ 1);
+        let king = self.king_sq(them);
+        if king == NO_SQ {
+            return None;
+        }
+        let occ = self.occupied();
+        let mut squares = [Bb::<V>::ZERO; MAX_TYPES];
+        for (t, sq) in squares.iter_mut().enumerate().take(tables.n_types + 1).skip(1) {
+            // The reverse view, as in `attackers_to`: the other colour's moves from the king.
+            let pt = &tables.types[t].by_color[them];
+            let mut a = pt.leap_c[king];
+            let mut dirs = pt.slide_dirs_c;
+            if tables.orth_riders & (1 << t) != 0 {
+                dirs &= !ORTH;
+                a |= V::G::lines(king, ORTH, occ);
+            }
+            if tables.diag_riders & (1 << t) != 0 {
+                dirs &= !DIAG;
+                a |= V::G::lines(king, DIAG, occ);
+            }
+            if dirs != 0 {
+                a |= slide_targets::<V::G>(king, occ, dirs, pt.limited_c, &pt.range_mask_c);
+            }
+            *sq = a;
+        }
+        let mut discoverers = Bb::<V>::ZERO;
+        for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
+            let ray = dir_rays[king] & occ;
+            if ray.is_empty() {
+                continue;
+            }
+            let b1 = V::G::nearest(ray, d);
+            if self.color_on(b1) != us {
+                continue;
+            }
+            let beyond = dir_rays[b1] & occ;
+            if beyond.is_empty() {
+                continue;
+            }
+            let b2 = V::G::nearest(beyond, d);
+            let range = tables.types[self.type_on(b2) as usize].by_color[us].slide_c[opposite(d)];
+            if self.color_on(b2) == us && range > 0 && V::G::distance(b2, king) as u32 <= range {
+                discoverers |= Bb::<V>::bit(b1);
+            }
+        }
+        Some(CheckInfo { squares, discoverers })
+    }
+
+    /// Whether the legal move `m`, which leads to `child`, gives check:
+    /// an ordinary move that uncovers no line from `info`, the child's
+    /// attack test for the rest (the same answer as `child.in_check()`).
+    #[inline]
+    pub fn gives_check(&self, m: Move, child: &Position<V>, info: &CheckInfo<Bb<V>>) -> bool {
+        if m.kind() != Kind::Normal || info.discoverers.has(m.from()) {
+            return child.in_check();
+        }
+        info.squares[self.type_on(m.from()) as usize].has(m.to())
     }
 
     /// Whether the side to move's royal piece is attacked.
@@ -524,5 +600,72 @@ impl<V: Variant> Position<V> {
         let mut list = MoveList::new();
         self.generate(&mut list);
         list.iter().any(|&m| self.king_safe_after(m))
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use crate::bitboard::Bits;
+    use crate::position::Position;
+    use crate::registry::{RuleOptions, VariantId, VariantVisitor};
+    use crate::variants::EngineVariant;
+
+    /// Plays pseudo-random games (captures and checks preferred) and
+    /// compares `gives_check` with the child's own attack test for every
+    /// legal move. Returns the moves `check_info` answered and, of those,
+    /// the checks.
+    struct SameChecks;
+    impl VariantVisitor for SameChecks {
+        type Out = (usize, usize);
+        fn visit<V: EngineVariant>(self) -> (usize, usize) {
+            let (mut answered, mut checks) = (0, 0);
+            let mut x = 5u64;
+            let mut next = || {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 33) as usize
+            };
+            for _ in 0..10 {
+                let mut pos = Position::<V>::from_fen(V::START_FEN).expect("start");
+                for _ in 0..160 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let info = pos.check_info();
+                    let mut checking = Vec::new();
+                    for &m in &moves {
+                        let child = pos.play(m);
+                        if let Some(info) = &info {
+                            let check = pos.gives_check(m, &child, info);
+                            assert_eq!(check, child.in_check(), "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
+                            answered += 1;
+                            checks += usize::from(check);
+                        }
+                        if child.in_check() {
+                            checking.push(m);
+                        }
+                    }
+                    let takes: Vec<_> = moves.iter().filter(|m| pos.occupied().has(m.to())).collect();
+                    let m = match next() % 4 {
+                        0 if !checking.is_empty() => checking[next() % checking.len()],
+                        1 | 2 if !takes.is_empty() => *takes[next() % takes.len()],
+                        _ => moves[next() % moves.len()],
+                    };
+                    pos = pos.play(m);
+                }
+            }
+            (answered, checks)
+        }
+    }
+
+    #[test]
+    fn gives_check_answers_as_the_child_does() {
+        for &v in VariantId::ALL {
+            let (answered, checks) = v.visit(&RuleOptions::default(), SameChecks);
+            match v.name() {
+                "ita" | "ito-shogi" | "etcetera" => assert_eq!(answered, 0, "{}", v.name()),
+                name => assert!(answered > 10_000 && checks > 500, "{name}: {answered} {checks}"),
+            }
+        }
     }
 }

@@ -492,6 +492,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let mut quiets = QuietList::new();
         let mut captures = CaptureList::new();
         let excluded = self.excluded[ply];
+        // What tells whether a move checks, found the first time it is asked.
+        let check_info = std::cell::OnceCell::new();
         while let Some(m) = picker.next(pos) {
             if m == excluded {
                 continue;
@@ -500,7 +502,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             r.legal += 1;
             let tactical = is_tactical(pos, m);
             // Whether the move checks, asked only where it decides something.
-            let gives_check = || V::KING != 0 && child.in_check();
+            let gives_check = || {
+                V::KING != 0
+                    && match check_info.get_or_init(|| pos.check_info()) {
+                        Some(info) => pos.gives_check(m, &child, info),
+                        None => child.in_check(),
+                    }
+            };
             if !pv_node
                 && !in_check
                 && r.best > -DECISIVE
