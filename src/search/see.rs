@@ -190,8 +190,7 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
     };
     while !gains.is_full() && cur.board[sq] != 0 {
         let Some(from) = least_valuable_attacker(&cur, sq)? else { break };
-        let value = value_of::<V>(cur.type_on(sq));
-        gains.push(if cur.color_on(sq) == cur.side { -value } else { value });
+        gains.push(taken(&cur, sq));
         cur.exchange_move(from, sq);
     }
     Some(resolve(&gains))
@@ -240,13 +239,17 @@ fn first_gain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
         return None;
     }
     match m.kind() {
-        Kind::Normal => {
-            let value = value_of::<V>(pos.type_on(m.to()));
-            Some(if value != 0 && pos.color_on(m.to()) == pos.side { -value } else { value })
-        }
+        Kind::Normal => Some(taken(pos, m.to())),
         Kind::EnPassant => Some(value_of::<V>(V::PAWN)),
         _ => None,
     }
+}
+
+/// What the side to move gains by taking the piece on `sq` (nothing
+/// when it is empty, a loss when the piece is its own).
+fn taken<V: Evaluator>(pos: &Position<V>, sq: usize) -> i32 {
+    let value = value_of::<V>(pos.type_on(sq));
+    if value != 0 && pos.color_on(sq) == pos.side { -value } else { value }
 }
 
 /// Whether `m` wins at least `threshold` by exchange; decided without
@@ -262,11 +265,12 @@ pub fn see_ge<V: Evaluator>(pos: &Position<V>, m: Move, threshold: i32) -> bool 
         Some(gain) => (gain, pos.type_on(m.from())),
         None => {
             let after = pos.play(m);
+            let gain = balance(&after, pos.side) - balance(pos, pos.side);
             if after.board[sq] == 0 || after.color_on(sq) != pos.side {
                 // Nothing of ours stands there to be taken (an igui capture).
-                return balance(&after, pos.side) - balance(pos, pos.side) >= threshold;
+                return gain >= threshold;
             }
-            (balance(&after, pos.side) - balance(pos, pos.side), after.type_on(sq))
+            (gain, after.type_on(sq))
         }
     };
     if first < threshold {
