@@ -651,6 +651,71 @@ fn two_shards_play_the_single_runs_games_and_merge_to_its_report() {
 }
 
 #[test]
+fn a_resumed_run_plays_only_the_pairs_its_results_file_lacks() {
+    let whole_results = tmp("resume-whole.jsonl");
+    let whole = run("resume-whole", &self_play("6", "7", &["--results", whole_results.to_str().unwrap()]));
+    assert_eq!(whole.code, 0, "{}{}", whole.stdout, whole.stderr);
+    // A run killed after its first pair, while writing the second's line.
+    let text = std::fs::read_to_string(&whole_results).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), 4);
+    let cut = tmp("resume-cut.jsonl");
+    std::fs::write(&cut, format!("{}{}{}", lines[0], lines[1], &lines[2][..20])).unwrap();
+    let resumed = run("resumed", &self_play("6", "7", &["--results", cut.to_str().unwrap(), "--resume"]));
+    assert_eq!(resumed.code, 0, "{}{}", resumed.stdout, resumed.stderr);
+    let head: Vec<&str> = resumed.stdout.lines().take(2).collect();
+    assert_eq!(
+        head,
+        ["A vs B: 6 games of chess, 1 at once, seed 7", "Resumed: 2 games played before, in 1 opening pairs"]
+    );
+    assert_eq!(resumed.stderr, format!("calvin-match: {}: left out a line cut off at its end\n", cut.display()));
+    // The pairs not in the file, and the same games as the whole run's.
+    assert_eq!(move_texts(&resumed.games), move_texts(&whole.games[2..]));
+    assert!(resumed.stdout.ends_with(SELF_PLAY_REPORT), "{}", resumed.stdout);
+    assert_eq!(merge(&[&cut]).1, merge(&[&whole_results]).1);
+    // Resumed again without --seed (the file's is taken): nothing is left to play.
+    let mut no_seed = self_play("6", "7", &["--results", cut.to_str().unwrap(), "--resume"]);
+    let at = no_seed.iter().position(|a| a == "--seed").unwrap();
+    no_seed.drain(at..at + 2);
+    let again = run("resumed-again", &no_seed);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.games.is_empty());
+    assert!(
+        again.stdout.starts_with(
+            "A vs B: 6 games of chess, 1 at once, seed 7\nResumed: 6 games played before, in 3 opening pairs\n"
+        ),
+        "{}",
+        again.stdout
+    );
+    assert!(again.stdout.ends_with(SELF_PLAY_REPORT), "{}", again.stdout);
+    // Another match's file, or no file to resume, is refused before any game.
+    let other = run("resume-other", &self_play("6", "8", &["--results", cut.to_str().unwrap(), "--resume"]));
+    assert_eq!(
+        (other.code, other.stderr),
+        (
+            1,
+            format!(
+                "calvin-match: --resume: {} holds another match's results (seed 7 / 8); give another --results file\n",
+                cut.display()
+            )
+        )
+    );
+    assert!(other.games.is_empty());
+    let shard =
+        run("resume-shard", &self_play("6", "7", &["--shard", "2/2", "--results", cut.to_str().unwrap(), "--resume"]));
+    assert_eq!(shard.code, 1);
+    assert_eq!(
+        shard.stderr,
+        format!(
+            "calvin-match: --resume: {} holds another match's results (shard null / \"2/2\"); give another --results file\n",
+            cut.display()
+        )
+    );
+    let bare = run("resume-bare", &self_play("2", "7", &["--resume"]));
+    assert_eq!((bare.code, bare.stderr.as_str()), (2, "calvin-match: --resume continues a --results file: give one\n"));
+}
+
+#[test]
 fn bad_shards_and_results_of_other_matches_are_refused() {
     for bad in ["0/3", "4/3", "x/y"] {
         let r = run("badshard", &self_play("2", "7", &["--shard", bad]));

@@ -41,6 +41,9 @@ options:
   --pgnout FILE       append each finished game to FILE
   --results FILE      write the results (JSON lines: settings, then one line per
                       finished opening pair) to FILE, for 'calvin-match merge'
+  --resume            continue the run whose --results FILE this is: the
+                      pairs in it are not played again, new ones are added
+                      (the seed is the file's unless --seed is given)
   --shard I/N         play only the opening pairs p with p mod N = I - 1 (needs
                       --seed; the SPRT does not stop a shard)
   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   stop when the SPRT decides
@@ -116,6 +119,8 @@ pub struct MatchConfig {
     pub pgnout: Option<PathBuf>,
     /// `--results FILE`: the machine-readable results.
     pub results: Option<PathBuf>,
+    /// `--resume`: continue the `--results` file of an earlier run.
+    pub resume: bool,
     /// `--shard I/N`: play only this shard's opening pairs.
     pub shard: Option<Shard>,
     pub sprt: Option<Sprt>,
@@ -150,6 +155,7 @@ impl Default for MatchConfig {
             seed: None,
             pgnout: None,
             results: None,
+            resume: false,
             shard: None,
             sprt: None,
             max_plies: None,
@@ -252,6 +258,10 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             cfg.debug = true;
             continue;
         }
+        if key == "resume" {
+            cfg.resume = true;
+            continue;
+        }
         let v = args.get(i).ok_or_else(|| format!("{a} needs a value"))?.as_str();
         i += 1;
         match key {
@@ -298,12 +308,15 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     if cfg.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    if cfg.resume && cfg.results.is_none() {
+        return Err("--resume continues a --results file: give one".into());
+    }
     if cfg.shard.is_some() && cfg.seed.is_none() {
         return Err("--shard needs --seed (every shard must draw the same openings)".into());
     }
     if cfg.spsa.is_some() {
-        if cfg.sprt.is_some() || cfg.shard.is_some() || cfg.results.is_some() {
-            return Err("--spsa plays no match: --sprt, --shard and --results do not go with it".into());
+        if cfg.sprt.is_some() || cfg.shard.is_some() || cfg.results.is_some() || cfg.resume {
+            return Err("--spsa plays no match: --sprt, --shard, --results and --resume do not go with it".into());
         }
         if cfg.games < 2 {
             return Err("--spsa plays game pairs: --games must be at least 2".into());
@@ -464,7 +477,7 @@ mod tests {
         }
         assert_eq!(
             err(&spsa(&["--spsa", "p.txt", "--sprt", "elo1=5"])),
-            "--spsa plays no match: --sprt, --shard and --results do not go with it"
+            "--spsa plays no match: --sprt, --shard, --results and --resume do not go with it"
         );
         assert_eq!(err(&spsa(&["--spsa", "p", "--games", "1"])), "--spsa plays game pairs: --games must be at least 2");
         assert_eq!(err(&spsa(&["--spsa-state", "s"])), "--spsa-state and --spsa-iterations need --spsa");

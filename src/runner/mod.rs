@@ -224,30 +224,61 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
     if new_game(&cfg.variant).is_none() {
         return Err(format!("unknown variant '{}' (known: {})", cfg.variant, VARIANTS.join(", ")));
     }
-    let seed = cfg.seed.unwrap_or_else(default_seed);
+    // A resumed run draws the openings of its results file's seed.
+    let seed = cfg
+        .seed
+        .or_else(|| cfg.results.as_deref().filter(|_| cfg.resume).and_then(results::seed_of))
+        .unwrap_or_else(default_seed);
     let book = opening_book(cfg, seed)?;
     let players = players(cfg, &[])?;
-    let mut pgn = pgn_writer(cfg)?;
     let settings = GameSettings::of(cfg);
     let mut sum = Summary { names: [players[0].name.clone(), players[1].name.clone()], seed, ..Summary::default() };
-    // The games this run plays: all, or those of its shard's opening pairs.
-    let mine: Vec<u32> = (0..cfg.games).filter(|&n| cfg.shard.is_none_or(|s| s.contains(u64::from(n / 2)))).collect();
-    let total = mine.len() as u32;
-    let mut results = match &cfg.results {
+    let (mut results, before) = match &cfg.results {
         Some(p) => {
             let header = results::header_line(cfg, &players, seed, cfg.shard)?;
-            Some(ResultsWriter::create(p, &header, cfg.games)?)
+            let (w, before) = if cfg.resume {
+                ResultsWriter::resume(p, &header, cfg.games)?
+            } else {
+                (ResultsWriter::create(p, &header, cfg.games)?, Vec::new())
+            };
+            (Some(w), before)
         }
-        None => None,
+        None => (None, Vec::new()),
     };
+    let mut pgn = pgn_writer(cfg)?;
+    // The games this run plays: all, or those of its shard's opening
+    // pairs, less the pairs a resumed run's file holds.
+    let mine: Vec<u32> = (0..cfg.games).filter(|&n| cfg.shard.is_none_or(|s| s.contains(u64::from(n / 2)))).collect();
+    let total = mine.len() as u32;
+    let played: std::collections::BTreeSet<u32> = before.iter().map(|(p, _)| *p).collect();
+    if let Some(p) = played.iter().find(|&&p| !mine.contains(&(2 * p))) {
+        let file = cfg.results.as_deref().map(|f| f.display().to_string()).unwrap_or_default();
+        return Err(format!("--resume: {file} holds pair {p}, which is not among this run's games"));
+    }
+    for g in before.iter().flat_map(|(_, games)| games) {
+        sum.add_result(g);
+    }
+    let mine: Vec<u32> = mine.into_iter().filter(|n| !played.contains(&(n / 2))).collect();
     let workers = cfg.concurrency.clamp(1, mine.len().max(1));
     let part = match cfg.shard {
         Some(s) => format!("{total} of {} games of {} (shard {s})", cfg.games, cfg.variant),
         None => format!("{total} games of {}", cfg.variant),
     };
     let _ = writeln!(out, "{} vs {}: {part}, {workers} at once, seed {seed}", sum.names[0], sum.names[1]);
-    let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
+    if !before.is_empty() {
+        let _ = writeln!(out, "Resumed: {} games played before, in {} opening pairs", sum.wdl.games(), before.len());
+        if let Some(sp) = &cfg.sprt {
+            let llr = sp.llr(&sum.wdl);
+            sum.llr = Some(llr);
+            // A whole run whose file has decided plays no more.
+            if cfg.shard.is_none() {
+                sum.verdict = sp.verdict(llr);
+                stop.store(sum.verdict.is_some(), Ordering::SeqCst);
+            }
+        }
+    }
+    let next = AtomicU32::new(0);
     let (tx, rx) = unbounded::<(GameRecord, usize)>();
     let mut write_error: Option<String> = None;
     std::thread::scope(|s| {

@@ -225,6 +225,51 @@ impl ResultsWriter {
         Ok(ResultsWriter { file, pending: BTreeMap::new(), total })
     }
 
+    /// Continues `path`, the results file of an earlier run of this match
+    /// (`--resume`): its header must be `header` but for the commands (the
+    /// same shard and settings), a line cut off at its end is dropped, and
+    /// new pairs are appended. Returns the writer and the pairs played
+    /// before. A missing file is created as by [`ResultsWriter::create`].
+    #[allow(clippy::type_complexity)]
+    pub fn resume(
+        path: &Path,
+        header: &str,
+        total: u32,
+    ) -> Result<(ResultsWriter, Vec<(u32, Vec<GameResult>)>), String> {
+        let name = path.display().to_string();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((ResultsWriter::create(path, header, total)?, Vec::new()));
+            }
+            Err(e) => return Err(format!("cannot read {name}: {e}")),
+        };
+        let (head, pairs, complete) = parse_results(&name, &text)?;
+        let ours = Json::parse(header).map_err(|_| "the results header does not parse".to_string())?;
+        let mut diff = Vec::new();
+        let shard = |h: &Json| h.get("shard").map_or("null".to_string(), Json::write);
+        if shard(&head) != shard(&ours) {
+            diff.push(format!("shard {} / {}", shard(&head), shard(&ours)));
+        }
+        if let (Some(a), Some(b)) = (head.get("settings"), ours.get("settings"))
+            && a != b
+        {
+            diff.push(differences(a, b));
+        }
+        if !diff.is_empty() {
+            return Err(format!(
+                "--resume: {name} holds another match's results ({}); give another --results file",
+                diff.join(", ")
+            ));
+        }
+        let file =
+            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot write {name}: {e}"))?;
+        file.set_len(complete as u64).map_err(|e| format!("cannot write {name}: {e}"))?;
+        let file =
+            std::fs::OpenOptions::new().append(true).open(path).map_err(|e| format!("cannot write {name}: {e}"))?;
+        Ok((ResultsWriter { file, pending: BTreeMap::new(), total }, pairs))
+    }
+
     /// Adds a finished game; writes its pair's line once the pair is complete.
     pub fn add(&mut self, g: GameResult) -> std::io::Result<()> {
         let pair = (g.game - 1) / 2;
@@ -263,9 +308,25 @@ struct ResultsFile {
 
 fn read_results(path: &str) -> Result<ResultsFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let (head, pairs, _) = parse_results(path, &text)?;
+    let shard = match head.get("shard") {
+        Some(Json::Str(s)) => Some(Shard::parse(s).map_err(|e| format!("{path}: {e}"))?),
+        _ => None,
+    };
+    let not_ours = || format!("{path} is not a calvin-match results file");
+    let settings = head.get("settings").cloned().ok_or_else(not_ours)?;
+    Ok(ResultsFile { name: path.to_string(), shard, settings, pairs })
+}
+
+/// A results file's text read: its header, its pairs, and the length of
+/// its complete lines (a last line cut off while written is left out, with
+/// a note on stderr).
+#[allow(clippy::type_complexity)]
+fn parse_results(path: &str, text: &str) -> Result<(Json, Vec<(u32, Vec<GameResult>)>, usize), String> {
     let mut lines = text.split_inclusive('\n');
     let not_ours = || format!("{path} is not a calvin-match results file");
-    let head = Json::parse(lines.next().ok_or_else(not_ours)?).map_err(|_| not_ours())?;
+    let first = lines.next().ok_or_else(not_ours)?;
+    let head = Json::parse(first).map_err(|_| not_ours())?;
     if head.get("format").and_then(Json::as_str) != Some(FORMAT) {
         return Err(not_ours());
     }
@@ -273,11 +334,7 @@ fn read_results(path: &str) -> Result<ResultsFile, String> {
         Some(VERSION) => {}
         v => return Err(format!("{path}: results format version {v:?}, this build reads {VERSION}")),
     }
-    let shard = match head.get("shard") {
-        Some(Json::Str(s)) => Some(Shard::parse(s).map_err(|e| format!("{path}: {e}"))?),
-        _ => None,
-    };
-    let settings = head.get("settings").cloned().ok_or_else(not_ours)?;
+    let mut complete = first.len();
     let mut pairs = Vec::new();
     for (i, line) in lines.enumerate() {
         if !line.ends_with('\n') {
@@ -292,8 +349,31 @@ fn read_results(path: &str) -> Result<ResultsFile, String> {
             v.get("games").and_then(Json::as_arr).and_then(|a| a.iter().map(GameResult::from_json).collect());
         let games = games.ok_or_else(|| bad("bad games".into()))?;
         pairs.push((pair, games));
+        complete += line.len();
     }
-    Ok(ResultsFile { name: path.to_string(), shard, settings, pairs })
+    Ok((head, pairs, complete))
+}
+
+/// The seed in the header of results file `path`, if it can be read (a
+/// run resumed without `--seed` draws the openings its file was made with).
+pub fn seed_of(path: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let head = Json::parse(text.split_inclusive('\n').next()?).ok()?;
+    head.get("settings")?.get("seed")?.as_u64()
+}
+
+/// The fields in which two JSON objects differ, as `key A / B`.
+fn differences(a: &Json, b: &Json) -> String {
+    match (a, b) {
+        (Json::Obj(x), Json::Obj(y)) => x
+            .iter()
+            .filter(|(k, v)| b.get(k) != Some(v))
+            .map(|(k, v)| format!("{k} {} / {}", v.write(), b.get(k).map_or("-".into(), Json::write)))
+            .chain(y.iter().filter(|(k, _)| a.get(k).is_none()).map(|(k, _)| k.clone()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => String::new(),
+    }
 }
 
 /// What merged results came to (the last, machine-readable line of `merge`).
@@ -348,20 +428,7 @@ pub fn merge(paths: &[String]) -> Result<Merged, String> {
     let of = |f: &ResultsFile| f.shard.map_or(1, |s| s.count);
     for f in &files[1..] {
         if f.settings != first.settings {
-            let keys = match (&first.settings, &f.settings) {
-                (Json::Obj(a), Json::Obj(b)) => {
-                    let diff: Vec<String> = a
-                        .iter()
-                        .filter(|(k, v)| f.settings.get(k) != Some(v))
-                        .map(|(k, v)| {
-                            format!("{k} {} / {}", v.write(), f.settings.get(k).map_or("-".into(), Json::write))
-                        })
-                        .chain(b.iter().filter(|(k, _)| first.settings.get(k).is_none()).map(|(k, _)| k.clone()))
-                        .collect();
-                    diff.join(", ")
-                }
-                _ => String::new(),
-            };
+            let keys = differences(&first.settings, &f.settings);
             return Err(format!(
                 "{} and {} are not of one match: their engines or settings differ ({keys})",
                 first.name, f.name
