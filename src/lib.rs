@@ -23,6 +23,8 @@ pub mod rng;
 pub mod runner;
 pub mod score;
 pub mod search;
+#[cfg(test)]
+mod testing;
 pub mod timeman;
 pub mod tt;
 pub mod variant;

@@ -606,7 +606,6 @@ impl<V: Variant> Position<V> {
 #[cfg(test)]
 mod check_tests {
     use crate::bitboard::Bits;
-    use crate::position::Position;
     use crate::registry::{RuleOptions, VariantId, VariantVisitor};
     use crate::variants::EngineVariant;
 
@@ -619,41 +618,28 @@ mod check_tests {
         type Out = (usize, usize);
         fn visit<V: EngineVariant>(self) -> (usize, usize) {
             let (mut answered, mut checks) = (0, 0);
-            let mut x = 5u64;
-            let mut next = || {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (x >> 33) as usize
-            };
-            for _ in 0..10 {
-                let mut pos = Position::<V>::from_fen(V::START_FEN).expect("start");
-                for _ in 0..160 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
+            crate::testing::random_games::<V>(5, 10, 160, |pos, moves, rng| {
+                let info = pos.check_info();
+                let mut checking = Vec::new();
+                for &m in moves {
+                    let child = pos.play(m);
+                    if let Some(info) = &info {
+                        let check = pos.gives_check(m, &child, info);
+                        assert_eq!(check, child.in_check(), "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
+                        answered += 1;
+                        checks += usize::from(check);
                     }
-                    let info = pos.check_info();
-                    let mut checking = Vec::new();
-                    for &m in &moves {
-                        let child = pos.play(m);
-                        if let Some(info) = &info {
-                            let check = pos.gives_check(m, &child, info);
-                            assert_eq!(check, child.in_check(), "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
-                            answered += 1;
-                            checks += usize::from(check);
-                        }
-                        if child.in_check() {
-                            checking.push(m);
-                        }
+                    if child.in_check() {
+                        checking.push(m);
                     }
-                    let takes: Vec<_> = moves.iter().filter(|m| pos.occupied().has(m.to())).collect();
-                    let m = match next() % 4 {
-                        0 if !checking.is_empty() => checking[next() % checking.len()],
-                        1 | 2 if !takes.is_empty() => *takes[next() % takes.len()],
-                        _ => moves[next() % moves.len()],
-                    };
-                    pos = pos.play(m);
                 }
-            }
+                let takes: Vec<_> = moves.iter().filter(|m| pos.occupied().has(m.to())).collect();
+                match rng.below(4) {
+                    0 if !checking.is_empty() => checking[rng.below(checking.len())],
+                    1 | 2 if !takes.is_empty() => *takes[rng.below(takes.len())],
+                    _ => moves[rng.below(moves.len())],
+                }
+            });
             (answered, checks)
         }
     }

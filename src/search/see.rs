@@ -302,42 +302,29 @@ mod tests {
         type Out = (usize, usize);
         fn visit<V: EngineVariant>(self) -> (usize, usize) {
             let (mut plain, mut exchanged) = (0, 0);
-            let mut x = 11u64;
-            let mut next = || {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (x >> 33) as usize
-            };
-            for _ in 0..10 {
-                let mut pos = Position::<V>::from_fen(V::START_FEN).expect("start");
-                for _ in 0..160 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
+            crate::testing::random_games::<V>(11, 10, 160, |pos, moves, rng| {
+                for &m in moves {
+                    let exact = see_by_moves(pos, m);
+                    assert_eq!(see(pos, m), exact, "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
+                    for t in [-500, -101, -100, 0, 1, 100, 101, 500] {
+                        let uci = pos.move_to_uci(m);
+                        assert_eq!(see_ge(pos, m, t), exact >= t, "{}: {} {uci} {t}", V::NAME, pos.fen());
                     }
-                    for &m in &moves {
-                        let exact = see_by_moves(&pos, m);
-                        assert_eq!(see(&pos, m), exact, "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
-                        for t in [-500, -101, -100, 0, 1, 100, 101, 500] {
-                            let uci = pos.move_to_uci(m);
-                            assert_eq!(see_ge(&pos, m, t), exact >= t, "{}: {} {uci} {t}", V::NAME, pos.fen());
-                        }
-                        if plain_exchange::<V>(m.to())
-                            && let Some(v) = see_plain(&pos, m)
-                        {
-                            plain += 1;
-                            let after = pos.play(m);
-                            exchanged += usize::from(v != balance(&after, pos.side) - balance(&pos, pos.side));
-                        }
+                    if plain_exchange::<V>(m.to())
+                        && let Some(v) = see_plain(pos, m)
+                    {
+                        plain += 1;
+                        let after = pos.play(m);
+                        exchanged += usize::from(v != balance(&after, pos.side) - balance(pos, pos.side));
                     }
-                    let takes: Vec<_> = moves.iter().filter(|m| pos.occupied().has(m.to())).collect();
-                    let m = if !takes.is_empty() && next() % 3 != 0 {
-                        *takes[next() % takes.len()]
-                    } else {
-                        moves[next() % moves.len()]
-                    };
-                    pos = pos.play(m);
                 }
-            }
+                let takes: Vec<_> = moves.iter().filter(|m| pos.occupied().has(m.to())).collect();
+                if !takes.is_empty() && rng.below(3) != 0 {
+                    *takes[rng.below(takes.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                }
+            });
             (plain, exchanged)
         }
     }
