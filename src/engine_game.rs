@@ -142,7 +142,7 @@ impl<V: EngineVariant> EngineGame for Game<V> {
             limits,
             threads,
             multipv,
-            moves_hint: 30,
+            time_plan: V::TIME_PLAN,
             shared,
             tt: memory.tt,
             eval: memory.eval,

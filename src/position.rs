@@ -167,6 +167,10 @@ impl<V: Variant> Position<V> {
         let k = self.pieces(color, V::KING);
         if k.is_empty() { NO_SQ } else { k.lsb() }
     }
+    /// The game's ply: 0 at the first move, counted from the move number.
+    pub fn game_ply(&self) -> u32 {
+        2 * self.fullmove.saturating_sub(1) + self.side as u32
+    }
     pub fn hand_count(&self, color: usize) -> u32 {
         self.hand[color].iter().map(|&c| c as u32).sum()
     }

@@ -8,7 +8,7 @@ use crate::eval::{Evaluation, Evaluator};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{INF, Score};
-use crate::timeman::{Limits, TimeManager};
+use crate::timeman::{Limits, TimeManager, TimePlan};
 use crate::tt::TranspositionTable;
 use crate::variant::Outcome;
 use crossbeam_channel::Sender;
@@ -24,7 +24,8 @@ pub struct SearchJob<'a, V: Evaluator> {
     pub limits: &'a Limits,
     pub threads: usize,
     pub multipv: usize,
-    pub moves_hint: u32,
+    /// How the clock is spread over the game (the variant's).
+    pub time_plan: TimePlan,
     pub shared: &'a Shared,
     pub tt: &'a TranspositionTable,
     /// The evaluation the search plays with.
@@ -83,7 +84,7 @@ pub fn run_search<V: Evaluator>(job: SearchJob<'_, V>, tx: &Sender<Event>, over:
         return 0;
     }
     job.tt.new_search();
-    let tm = TimeManager::new(job.limits, root.side, job.moves_hint);
+    let tm = TimeManager::new(job.limits, root.side, root.game_ply(), job.time_plan);
     let rms = root_moves_of(&root_moves);
     let mut total = 0;
     let mut best = Answer { depth: 0, seldepth: 0, nodes: 0, rm: None };
@@ -192,7 +193,7 @@ pub fn search_fixed<V: Evaluator>(
 ) -> (Move, i32, u64) {
     let limits = Limits::depth(depth);
     let shared = Shared::new(false);
-    let tm = TimeManager::new(&limits, root.side, 30);
+    let tm = TimeManager::new(&limits, root.side, root.game_ply(), TimePlan::ByPly);
     let legal = root.legal_moves().to_vec();
     if legal.is_empty() {
         return (Move::NONE, 0, 0);
@@ -206,7 +207,7 @@ pub fn search_fixed<V: Evaluator>(
         limits: &limits,
         threads: 1,
         multipv: 1,
-        moves_hint: 30,
+        time_plan: TimePlan::ByPly,
         shared: &shared,
         tt,
         eval,

@@ -668,7 +668,7 @@ mod tests {
             g.play_text(m).unwrap();
         }
         let (shared, tt, limits) = (Shared::new(false), TranspositionTable::new(1), Limits::depth(1));
-        let tm = TimeManager::new(&limits, 0, 30);
+        let tm = TimeManager::new(&limits, 0, 0, crate::timeman::TimePlan::ByPly);
         let eval = Evaluation::builtin::<ItoShogi>();
         let histories = crate::search::Histories::default();
         let job = |g: &Game<ItoShogi>| SearchJob {
@@ -678,7 +678,7 @@ mod tests {
             limits: &limits,
             threads: 1,
             multipv: 1,
-            moves_hint: 30,
+            time_plan: crate::timeman::TimePlan::ByPly,
             shared: &shared,
             tt: &tt,
             eval: &eval,

@@ -1,6 +1,7 @@
 //! What the engine knows of chess beyond its rules.
 
 use super::Chess;
+use crate::timeman::TimePlan;
 use crate::variants::EngineVariant;
 use crate::variants::VariantVisitor;
 use crate::wdl::WdlModel;
@@ -10,6 +11,7 @@ impl EngineVariant for Chess {
     const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 266.2, b: 294.2 };
+    const TIME_PLAN: TimePlan = TimePlan::ByPly;
     /// The standard perft suite's start, Kiwipete, position 3 and a middlegame.
     const BENCH: &'static [&'static str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
