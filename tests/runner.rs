@@ -666,7 +666,7 @@ fn a_resumed_run_plays_only_the_pairs_its_results_file_lacks() {
     let head: Vec<&str> = resumed.stdout.lines().take(2).collect();
     assert_eq!(
         head,
-        ["A vs B: 6 games of chess, 1 at once, seed 7", "Resumed: 2 games played before, in 1 opening pairs"]
+        ["A vs B: 6 games of chess, 1 at once, seed 7", "Resumed: 2 games played before, in 1 opening pair"]
     );
     assert_eq!(resumed.stderr, format!("calvin-match: {}: left out a line cut off at its end\n", cut.display()));
     // The pairs not in the file, and the same games as the whole run's.

@@ -267,7 +267,9 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<Summary, Stri
     let _ = writeln!(out, "{} vs {}: {part}, {workers} at once, seed {seed}", sum.names[0], sum.names[1]);
     let stop = AtomicBool::new(false);
     if !before.is_empty() {
-        let _ = writeln!(out, "Resumed: {} games played before, in {} opening pairs", sum.wdl.games(), before.len());
+        let pairs =
+            if before.len() == 1 { "1 opening pair".to_string() } else { format!("{} opening pairs", before.len()) };
+        let _ = writeln!(out, "Resumed: {} games played before, in {pairs}", sum.wdl.games());
         if let Some(sp) = &cfg.sprt {
             let llr = sp.llr(&sum.wdl);
             sum.llr = Some(llr);
