@@ -297,15 +297,18 @@ mod tests {
         // 52 overheads above the clock leave the least there is.
         assert_eq!(budget(Some(5000), 60_000, 0), (1, 4));
         assert_eq!(budget(Some(5000), 3000, 0), (1, 1));
-        let fixed = |overhead: Option<u64>, mt: u64| {
-            let l = Limits { movetime: Some(mt), move_overhead: overhead, ..Default::default() };
-            let tm = TimeManager::new(&l, 0, 0, TimePlan::ByPly);
-            (tm.soft, tm.hard.unwrap().as_millis())
-        };
-        assert_eq!(fixed(Some(0), 1000), (None, 1000));
-        assert_eq!(fixed(None, 1000), (None, 990));
-        assert_eq!(fixed(Some(400), 1000), (None, 600));
-        assert_eq!(fixed(Some(5000), 1000), (None, 500));
+        // A fixed move time is the same under either plan.
+        for plan in [TimePlan::ByPly, EVEN] {
+            let fixed = |overhead: Option<u64>, mt: u64| {
+                let l = Limits { movetime: Some(mt), move_overhead: overhead, ..Default::default() };
+                let tm = TimeManager::new(&l, 0, 0, plan);
+                (tm.soft, tm.hard.unwrap().as_millis())
+            };
+            assert_eq!(fixed(Some(0), 1000), (None, 1000));
+            assert_eq!(fixed(None, 1000), (None, 990));
+            assert_eq!(fixed(Some(400), 1000), (None, 600));
+            assert_eq!(fixed(Some(5000), 1000), (None, 500));
+        }
     }
 
     /// USI's byoyomi: the move's time once the side's main clock is empty,
@@ -377,15 +380,6 @@ mod tests {
         assert_eq!(budget(Some(5000), 60_000), (1718, 5154)); // 55000 / 32
         // An overhead above the clock leaves the least there is: 1 ms.
         assert_eq!(budget(Some(5000), 3000), (1, 1));
-        let fixed = |overhead: Option<u64>, mt: u64| {
-            let l = Limits { movetime: Some(mt), move_overhead: overhead, ..Default::default() };
-            let tm = TimeManager::new(&l, 0, 0, EVEN);
-            (tm.soft, tm.hard.unwrap().as_millis())
-        };
-        assert_eq!(fixed(Some(0), 1000), (None, 1000));
-        assert_eq!(fixed(None, 1000), (None, 990));
-        assert_eq!(fixed(Some(400), 1000), (None, 600));
-        assert_eq!(fixed(Some(5000), 1000), (None, 500));
     }
 
     /// USI's byoyomi: the move's time once the side's main clock is empty,
