@@ -202,27 +202,48 @@ impl<V: Variant> Position<V> {
             }
             *sq = a;
         }
-        let mut discoverers = Bb::<V>::ZERO;
+        // Our pieces alone between their king and one of our sliders (no
+        // slider of ours sees their king: it is our move).
+        let (_, discoverers) = self.line_scan(king, us, us);
+        Some(CheckInfo { squares, discoverers })
+    }
+
+    /// One scan of the lines from `king` (line sliders and leapers only:
+    /// `FAST_LEGAL`): the `slider` side's pieces that slide onto it
+    /// directly, and the `blocker` side's pieces that stand alone between it
+    /// and a `slider` side's piece that would slide onto it (pins, or
+    /// discovered checks when both sides are one).
+    #[inline(always)]
+    fn line_scan(&self, king: usize, blocker: usize, slider: usize) -> (Bb<V>, Bb<V>) {
+        let tables = V::tables();
+        let occ = self.occupied();
+        // Whether the `slider` side's piece on `sq` slides onto the king along direction `d` (seen from the king).
+        let slides_onto_king = |sq: usize, d: usize| {
+            let range = tables.types[self.type_on(sq) as usize].by_color[slider].slide_c[opposite(d)];
+            self.color_on(sq) == slider && range > 0 && V::G::distance(sq, king) as u32 <= range
+        };
+        let (mut direct, mut blockers) = (Bb::<V>::ZERO, Bb::<V>::ZERO);
         for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
             let ray = dir_rays[king] & occ;
             if ray.is_empty() {
                 continue;
             }
             let b1 = V::G::nearest(ray, d);
-            if self.color_on(b1) != us {
+            if self.color_on(b1) != blocker {
+                if slides_onto_king(b1, d) {
+                    direct |= Bb::<V>::bit(b1);
+                }
                 continue;
             }
             let beyond = dir_rays[b1] & occ;
             if beyond.is_empty() {
                 continue;
             }
-            let b2 = V::G::nearest(beyond, d);
-            let range = tables.types[self.type_on(b2) as usize].by_color[us].slide_c[opposite(d)];
-            if self.color_on(b2) == us && range > 0 && V::G::distance(b2, king) as u32 <= range {
-                discoverers |= Bb::<V>::bit(b1);
+            if slides_onto_king(V::G::nearest(beyond, d), d) {
+                blockers |= Bb::<V>::bit(b1);
             }
         }
-        Some(CheckInfo { squares, discoverers })
+        (direct, blockers)
     }
 
     /// Whether the legal move `m`, which leads to `child`, gives check:
@@ -263,33 +284,8 @@ impl<V: Variant> Position<V> {
                 checkers |= tables.types[t].by_color[us].leap_c[king] & self.by_type[t] & self.by_color[them];
             }
         }
-        let mut pinned = Bb::<V>::ZERO;
-        // Whether the enemy piece on `sq` slides onto the king along direction `d` (seen from the king).
-        let slides_onto_king = |sq: usize, d: usize| {
-            let range = tables.types[self.type_on(sq) as usize].by_color[them].slide_c[opposite(d)];
-            range > 0 && V::G::distance(sq, king) as u32 <= range
-        };
-        for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
-            let ray = dir_rays[king] & occ;
-            if ray.is_empty() {
-                continue;
-            }
-            let b1 = V::G::nearest(ray, d);
-            if self.color_on(b1) != us {
-                if slides_onto_king(b1, d) {
-                    checkers |= Bb::<V>::bit(b1);
-                }
-                continue;
-            }
-            let beyond = dir_rays[b1] & occ;
-            if beyond.is_empty() {
-                continue;
-            }
-            let b2 = V::G::nearest(beyond, d);
-            if self.color_on(b2) != us && slides_onto_king(b2, d) {
-                pinned |= Bb::<V>::bit(b1);
-            }
-        }
+        let (sliding, pinned) = self.line_scan(king, us, them);
+        checkers |= sliding;
         LegalCtx { king, checkers, pinned }
     }
 
