@@ -580,9 +580,9 @@ fn move_texts(games: &[Game]) -> Vec<(String, Vec<String>)> {
     games.iter().map(|g| (g.tag("Round").to_string(), g.moves.clone())).collect()
 }
 
-const SELF_PLAY_REPORT: &str = "Score of A vs B: 1 - 1 - 4  [0.500] 6/6
-Elo difference: 0.0 +/- 173.7 (95%), LOS: 50.0 %, DrawRatio: 66.7 %
-SPRT: llr -0.007 (-0.3%), lbound -2.944, ubound 2.944 - no decision (elo0=0 elo1=10 alpha=0.05 beta=0.05)
+const SELF_PLAY_REPORT: &str = "Score of A vs B: 2 - 2 - 2  [0.500] 6/6
+Elo difference: 0.0 +/- 271.4 (95%), LOS: 50.0 %, DrawRatio: 33.3 %
+SPRT: llr -0.004 (-0.1%), lbound -2.944, ubound 2.944 - no decision (elo0=0 elo1=10 alpha=0.05 beta=0.05)
 ";
 
 #[test]
@@ -612,7 +612,7 @@ fn two_shards_play_the_single_runs_games_and_merge_to_its_report() {
     }
     shard_games.sort_by_key(|g| g.tag("Round").parse::<u32>().unwrap());
     assert_eq!(move_texts(&shard_games), move_texts(&whole.games));
-    let json = r#"{"games":6,"total":6,"pairs":3,"wdl":[1,4,1],"penta":[0,0,3,0,0],"llr":-0.007452,"verdict":null"#;
+    let json = r#"{"games":6,"total":6,"pairs":3,"wdl":[2,2,2],"penta":[0,0,3,0,0],"llr":-0.003726,"verdict":null"#;
     let (code, out, err) = merge(&[&files[1], &files[0]]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, format!("{SELF_PLAY_REPORT}{json},\"shards\":[1,2],\"of\":2}}\n"));
@@ -799,9 +799,9 @@ const SPSA_AFTER_4: &str = "\
 seed 7
 iterations 4
 done 4
-theta TUNE_RFP_MARGIN 89.76093079073365
-theta TUNE_FUTILITY_MARGIN 119.76093079073365
-theta TUNE_LMR_DIVISOR 226.71995645058885
+theta TUNE_RFP_MARGIN 90.4
+theta TUNE_FUTILITY_MARGIN 119.6
+theta TUNE_LMR_DIVISOR 225.6
 ";
 
 #[cfg(feature = "tune")]
@@ -815,24 +815,24 @@ fn spsa_tunes_from_the_file_to_the_state() {
         assert_eq!((pair[0].tag("White"), pair[1].tag("White")), ("theta+", "theta-"));
         assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
     }
-    // theta moves after the pairs the plus side did not draw: by
-    // a_k / c_k * result * flip (pairs 1 and 4 drawn; pair 2 won by one
-    // point by the plus side, pair 3 by the minus side: 0.54 and 0.46 for
-    // RFP_MARGIN, each in the direction of its own flip).
+    // theta moves after the pairs the two sides did not share evenly: by
+    // a_k / c_k * result * flip (pairs 1 to 3 even; pair 4 won by one
+    // point by the minus side: 0.4 for RFP_MARGIN and FUTILITY_MARGIN,
+    // 0.6 for LMR_DIVISOR, each in the direction of its own flip).
     let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
     assert_eq!(
         lines,
         [
-            "Iteration 1 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.31 TUNE_FUTILITY_MARGIN=119.31 TUNE_LMR_DIVISOR=226.04",
-            "Iteration 2 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.31 TUNE_FUTILITY_MARGIN=119.31 TUNE_LMR_DIVISOR=226.04",
-            "Iteration 3 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.76 TUNE_FUTILITY_MARGIN=119.76 TUNE_LMR_DIVISOR=226.72",
-            "Iteration 4 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.76 TUNE_FUTILITY_MARGIN=119.76 TUNE_LMR_DIVISOR=226.72",
+            "Iteration 1 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
+            "Iteration 2 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
+            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
+            "Iteration 4 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=90.40 TUNE_FUTILITY_MARGIN=119.60 TUNE_LMR_DIVISOR=225.60",
         ]
     );
     assert!(
         r.stdout.ends_with(
             "SPSA finished: 4 of 4 iterations\n\
-             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=227\n"
+             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=226\n"
         ),
         "{}",
         r.stdout
