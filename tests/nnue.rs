@@ -103,7 +103,7 @@ fn eval_file_loads_a_network_and_refuses_bad_ones() {
 /// piece types (the notation, no rule, the rulings' game and network too);
 /// the other options add the Amazon, and the network is widened to it
 /// (it reads as a Queen). Where the start position is the rulings' the
-/// value is the rulings' (`protocol/sessions/evalfile.session`: 42 and 21);
+/// value is the rulings' (`protocol/sessions/evalfile.session`: 33 and 21);
 /// a reserve without the Amazon gives the value the rulings give its start
 /// position.
 #[test]
@@ -116,7 +116,7 @@ fn every_iago_rule_option_evaluates_with_the_network() {
     let iago_c = ("built-in (network 1152x256 SCReLU)", "built-in (network 1296x256 SCReLU, A read as Q)");
     // The class's own reserve (the rulings) and two others without the Amazon.
     for (variant, start_eval, own, others, (rulings, widened)) in
-        [("iago-b", 42, "MC", ["QMC", "M"], iago_b), ("iago-c", 21, "QMC", ["MC", "M"], iago_c)]
+        [("iago-b", 33, "MC", ["QMC", "M"], iago_b), ("iago-c", 21, "QMC", ["MC", "M"], iago_c)]
     {
         // (option, value, its default, the network, the start's value if the rulings').
         let mut cases = vec![
@@ -203,12 +203,12 @@ fn eval_file_networks_under_the_iago_rule_options() {
         "info string EvalFile weights/iago-b.nn: iago-b network loaded (1152x256 SCReLU, 8 output buckets), used when \
          iago-b is played"
             .to_string(),
-        format!("info string network eval 42 {file} 1296x256 SCReLU, 8 output buckets, A read as Q)"),
-        format!("info string network eval 42 {file} 1152x256 SCReLU, 8 output buckets)"),
+        format!("info string network eval 33 {file} 1296x256 SCReLU, 8 output buckets, A read as Q)"),
+        format!("info string network eval 33 {file} 1152x256 SCReLU, 8 output buckets)"),
         format!("info string error EvalFile {nine}: wrong shape: 1296 features, iago-b has 1152"),
         format!("info string EvalFile {nine}: iago-b network loaded (1296x32)"),
         format!("info string network eval {want} weights file {nine} (network 1296x32)"),
-        format!("info string network eval 42 {file} 1152x256 SCReLU, 8 output buckets)"),
+        format!("info string network eval 33 {file} 1152x256 SCReLU, 8 output buckets)"),
     ];
     assert_eq!(lines, expected);
 }
