@@ -5,6 +5,7 @@
 use super::options::{NOTATION, NOTATION_VALUES, RULE_OPTIONS};
 use super::rules::{self, Class};
 use super::{IagoBRules, IagoCRules};
+use crate::timeman::TimePlan;
 use crate::variants::{
     EngineVariant, NativeNotation, NativeWriter, RuleOption, RuleOptions, RuleValueError, VariantVisitor,
 };
@@ -22,6 +23,10 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoBRules<G
     const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 177.2, b: 249.5 };
+    /// Stockfish's plan, as chess's: an IAGO game is a chess game in
+    /// length and shape (docs/measurements.md, "Stockfish's time plan in
+    /// the IAGO classes").
+    const TIME_PLAN: TimePlan = TimePlan::ByPly;
     const BENCH: &'static [&'static str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[MCmc] w KQBCDFGkqbcdfg - 0 1",
         "rn1qkbmr/1p1bpppp/p1p4n/3p4/3PN1P1/7N/PPPBPP1P/RM1QKBCR[c] w KQDFkqbdf - 0 7",
@@ -43,6 +48,8 @@ impl<const G: bool, const D: bool, const X: bool> EngineVariant for IagoCRules<G
     const SAN: bool = true;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 218.4, b: 318.0 };
+    /// As iago-b's.
+    const TIME_PLAN: TimePlan = TimePlan::ByPly;
     const BENCH: &'static [&'static str] = &[
         "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR[QMCqmc] w KQBCDFGkqbcdfg - 0 1",
         "rm1qkbcr/1pp1pppp/p1n1b2n/3p4/PP6/R1NP4/2P1PPPP/MCBQKBNR[] w KCDFGkqdf - 1 7",
