@@ -328,6 +328,34 @@ mod tests {
         assert_eq!(RuleOption::from_name("Hash"), None);
     }
 
+    /// Each variant's time plan: Stockfish's in the chess family (in IAGO
+    /// every type a rule word picks, the run-time rules' included), the
+    /// even plan over 30 moves elsewhere.
+    #[test]
+    fn each_variant_spends_its_clock_by_its_plan() {
+        use crate::timeman::TimePlan;
+        struct Plan;
+        impl VariantVisitor for Plan {
+            type Out = TimePlan;
+            fn visit<V: EngineVariant>(self) -> TimePlan {
+                V::TIME_PLAN
+            }
+        }
+        let (gating, drops) = (iago::rules::NO_GATING, iago::rules::NO_DROPS);
+        for &id in VariantId::ALL {
+            let expected = match id {
+                VariantId::Chess | VariantId::IagoB | VariantId::IagoC => TimePlan::ByPly,
+                _ => TimePlan::Even { moves: 30 },
+            };
+            for type_bits in [0, gating, drops, gating | drops] {
+                for run_time in [0, 1] {
+                    let word = id.rule_word(&RuleOptions::default()) | type_bits | run_time;
+                    assert_eq!(id.visit_word(word, Plan), expected, "{} word {word:#x}", id.name());
+                }
+            }
+        }
+    }
+
     /// Every rule option lives in the rule word: two sets of options are the
     /// same game exactly when their words agree, and the type each variant
     /// picks from a word is compiled for the word's bits (`TYPE_WORD`).
