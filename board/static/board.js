@@ -30,13 +30,10 @@ function pieceTitle(p) {
   return i ? side + i[0] + ' (' + letter + '): ' + i[1] : side + letter;
 }
 
-// The strength levels (Skill Level) with the UCI_Elo of docs/levels.md (Stockfish 15.1's
-// scale: measured from -3 to 10, extrapolated above).
-const LOW_ELO = {'-1': 1010, '-2': 910, '-3': 840};
-const LEVELS = [];
-for (let l = 20; l >= -10; l--) {
-  LEVELS.push([l, l >= 0 ? 1250 + 90 * l : (LOW_ELO[l] || (l === -10 ? 700 : 900 + 20 * l))]);
-}
+// The strength levels (Skill Level), full strength first, with the UCI_Elo column of
+// docs/levels.md (Stockfish 15.1's scale, fitted to games against it; src/search/skill.rs).
+const LEVEL_ELO = [2440, 2210, 2160, 2120, 2070, 2030, 1980, 1940, 1890, 1850, 1800, 1760, 1710, 1670, 1620, 1580, 1480, 1380, 1290, 1190, 1090, 850, 750, 680, 660, 640, 620, 600, 580, 560, 540];
+const LEVELS = LEVEL_ELO.map((elo, i) => [20 - i, elo]);
 
 async function api(path, form) {
   const opt = form ? {

@@ -629,7 +629,7 @@ fn nothing_starts_before_start_and_the_engine_plays_at_the_chosen_level() {
     assert_eq!(b.js_str("return String(document.getElementById('level').options.length)"), "31");
     assert_eq!(
         b.js_str("return [0, 1, 15, 30].map(i => document.getElementById('level').options[i].text).join(' | ')"),
-        "full strength (~3050 Elo) | 19 (~2960 Elo) | 5 (~1700 Elo) | -10 (~700 Elo)"
+        "full strength (~2440 Elo) | 19 (~2210 Elo) | 5 (~1580 Elo) | -10 (~540 Elo)"
     );
     assert_eq!(b.js_str("return document.getElementById('level').value"), "20");
     // Only an engine has a level: with two people it is off.

@@ -673,22 +673,22 @@ mod tests {
         assert_eq!(s.core.engine.skill(), None);
         assert!(answer(&mut s, "setoption name Skill Level value -10").is_empty());
         assert_eq!(s.core.engine.skill(), Skill::level(-10));
-        assert!(answer(&mut s, "setoption name UCI_Elo value 1610").is_empty());
+        assert!(answer(&mut s, "setoption name UCI_Elo value 1480").is_empty());
         assert_eq!(s.core.engine.skill(), Skill::level(-10), "UCI_Elo waits for UCI_LimitStrength");
         assert!(answer(&mut s, "setoption name UCI_LimitStrength value true").is_empty());
         assert_eq!(s.core.engine.skill(), Skill::level(4));
-        assert_eq!(LEVELS[14].elo, 1610);
+        assert_eq!(LEVELS[14].elo, 1480);
         assert_eq!(
-            answer(&mut s, "setoption name UCI_Elo value 3051"),
-            ["info string error UCI_Elo must be 700..3050"]
+            answer(&mut s, "setoption name UCI_Elo value 2441"),
+            ["info string error UCI_Elo must be 540..2440"]
         );
-        assert_eq!(answer(&mut s, "setoption name UCI_Elo value 699"), ["info string error UCI_Elo must be 700..3050"]);
+        assert_eq!(answer(&mut s, "setoption name UCI_Elo value 539"), ["info string error UCI_Elo must be 540..2440"]);
         assert_eq!(
             answer(&mut s, "setoption name UCI_LimitStrength value yes"),
             ["info string error UCI_LimitStrength is true or false"]
         );
         assert_eq!(s.core.engine.skill(), Skill::level(4));
-        assert!(answer(&mut s, "setoption name UCI_Elo value 3050").is_empty());
+        assert!(answer(&mut s, "setoption name UCI_Elo value 2440").is_empty());
         assert_eq!(s.core.engine.skill(), None);
         assert!(answer(&mut s, "setoption name UCI_LimitStrength value false").is_empty());
         assert_eq!(s.core.engine.skill(), Skill::level(-10));
@@ -701,7 +701,7 @@ mod tests {
             ["Error (Skill Level must be -10..20): option Skill Level=99"]
         );
         assert!(answer(&mut s, "option UCI_LimitStrength=1").is_empty());
-        assert!(answer(&mut s, "option UCI_Elo=1250").is_empty());
+        assert!(answer(&mut s, "option UCI_Elo=1090").is_empty());
         assert_eq!(s.core.engine.skill(), Skill::level(0));
     }
 

@@ -47,7 +47,8 @@ pub struct Level {
     /// the lowest levels do not press an advantage home.
     pub cap: i32,
     /// The level's rating (`UCI_Elo`), on Stockfish 15.1's `UCI_Elo` scale
-    /// in chess (measured at levels -10..10, extrapolated above).
+    /// in chess: fitted to games against it at levels 0, 5, 10, 13, 16 and
+    /// 19 (from 5 up a line, 45 a level), below 0 the chess ladder's steps.
     pub elo: i32,
 }
 
@@ -61,41 +62,42 @@ const fn row(level: i32, nodes: u64, lines: usize, margin: i32, cap: i32, elo: i
 /// The levels below full strength, lowest first (`LEVELS[i].level == LOWEST + i`).
 /// Level 20 is the engine itself: [`FULL_ELO`].
 pub const LEVELS: [Level; (FULL_STRENGTH - LOWEST) as usize] = [
-    row(-10, 1024, 16, 1200, 200, 700),
-    row(-9, 1024, 15, 1100, 300, 720),
-    row(-8, 1024, 14, 1000, 400, 740),
-    row(-7, 1024, 13, 900, 500, 760),
-    row(-6, 1024, 12, 800, 600, 780),
-    row(-5, 1024, 11, 700, 700, 800),
-    row(-4, 1024, 10, 600, 800, 820),
-    row(-3, 1024, 9, 500, 900, 840),
-    row(-2, 1024, 8, 400, 1000, 910),
-    row(-1, 1024, 7, 320, 1100, 1010),
-    row(0, 1024, 6, 260, NO_CAP, 1250),
-    row(1, 2048, 6, 230, NO_CAP, 1340),
-    row(2, 2048, 5, 200, NO_CAP, 1430),
-    row(3, 3072, 5, 180, NO_CAP, 1520),
-    row(4, 4096, 5, 160, NO_CAP, 1610),
-    row(5, 5120, 4, 140, NO_CAP, 1700),
-    row(6, 7168, 4, 120, NO_CAP, 1790),
-    row(7, 9216, 4, 105, NO_CAP, 1880),
-    row(8, 12288, 4, 90, NO_CAP, 1970),
-    row(9, 16384, 4, 80, NO_CAP, 2060),
-    row(10, 20480, 4, 70, NO_CAP, 2150),
-    row(11, 28672, 4, 60, NO_CAP, 2240),
-    row(12, 36864, 4, 50, NO_CAP, 2330),
-    row(13, 49152, 4, 42, NO_CAP, 2420),
-    row(14, 65536, 4, 35, NO_CAP, 2510),
-    row(15, 90112, 4, 28, NO_CAP, 2600),
-    row(16, 122880, 4, 22, NO_CAP, 2690),
-    row(17, 163840, 4, 16, NO_CAP, 2780),
-    row(18, 229376, 4, 10, NO_CAP, 2870),
-    row(19, 327680, 4, 5, NO_CAP, 2960),
+    row(-10, 1024, 16, 1200, 200, 540),
+    row(-9, 1024, 15, 1100, 300, 560),
+    row(-8, 1024, 14, 1000, 400, 580),
+    row(-7, 1024, 13, 900, 500, 600),
+    row(-6, 1024, 12, 800, 600, 620),
+    row(-5, 1024, 11, 700, 700, 640),
+    row(-4, 1024, 10, 600, 800, 660),
+    row(-3, 1024, 9, 500, 900, 680),
+    row(-2, 1024, 8, 400, 1000, 750),
+    row(-1, 1024, 7, 320, 1100, 850),
+    row(0, 1024, 6, 260, NO_CAP, 1090),
+    row(1, 2048, 6, 230, NO_CAP, 1190),
+    row(2, 2048, 5, 200, NO_CAP, 1290),
+    row(3, 3072, 5, 180, NO_CAP, 1380),
+    row(4, 4096, 5, 160, NO_CAP, 1480),
+    row(5, 5120, 4, 140, NO_CAP, 1580),
+    row(6, 7168, 4, 120, NO_CAP, 1620),
+    row(7, 9216, 4, 105, NO_CAP, 1670),
+    row(8, 12288, 4, 90, NO_CAP, 1710),
+    row(9, 16384, 4, 80, NO_CAP, 1760),
+    row(10, 20480, 4, 70, NO_CAP, 1800),
+    row(11, 28672, 4, 60, NO_CAP, 1850),
+    row(12, 36864, 4, 50, NO_CAP, 1890),
+    row(13, 49152, 4, 42, NO_CAP, 1940),
+    row(14, 65536, 4, 35, NO_CAP, 1980),
+    row(15, 90112, 4, 28, NO_CAP, 2030),
+    row(16, 122880, 4, 22, NO_CAP, 2070),
+    row(17, 163840, 4, 16, NO_CAP, 2120),
+    row(18, 229376, 4, 10, NO_CAP, 2160),
+    row(19, 327680, 4, 5, NO_CAP, 2210),
 ];
 
-/// `UCI_Elo` of full strength (level 20), the top of its range: one step
-/// (90) above level 19, extrapolated, not measured.
-pub const FULL_ELO: i32 = 3050;
+/// `UCI_Elo` of full strength (level 20), the top of its range: measured
+/// against Stockfish 15.1 at 10 s + 0.1 s a game (full strength has no
+/// budget, so its rating is that clock's; docs/levels.md).
+pub const FULL_ELO: i32 = 2440;
 /// The bottom of `UCI_Elo`'s range: the lowest level's.
 pub const MIN_ELO: i32 = LEVELS[0].elo;
 
@@ -215,18 +217,20 @@ mod tests {
         }
         assert_eq!(Skill::from_elo(FULL_ELO), None);
         assert_eq!(Skill::from_elo(MIN_ELO - 100), Skill::level(LOWEST));
-        assert_eq!((MIN_ELO, FULL_ELO), (700, 3050));
-        // Halfway from level 9 (2060: 16384 nodes, margin 80) to level 10
-        // (2150: 20480 nodes, margin 70).
-        assert_eq!(Skill::from_elo(2105), Some(Skill { nodes: 18432, lines: 4, margin: 75, cap: NO_CAP }));
-        // A third of the way from level 19 (2960) to full strength (3050),
-        // whose budget counts as twice level 19's.
-        assert_eq!(Skill::from_elo(2990), Some(Skill { nodes: 436224, lines: 4, margin: 4, cap: NO_CAP }));
-        // Halfway from level -10 (700: margin 1200, cap 200) to -9 (720:
+        assert_eq!((MIN_ELO, FULL_ELO), (540, 2440));
+        // Halfway from level 9 (1760: 16384 nodes, margin 80) to level 10
+        // (1800: 20480 nodes, margin 70).
+        assert_eq!(Skill::from_elo(1780), Some(Skill { nodes: 18432, lines: 4, margin: 75, cap: NO_CAP }));
+        // A tenth of the way from level 19 (2210) to full strength (2440),
+        // whose budget counts as twice level 19's (the margin, 5 to 0, drops
+        // a whole centipawn only from a fifth of the way).
+        assert_eq!(Skill::from_elo(2233), Some(Skill { nodes: 360448, lines: 4, margin: 5, cap: NO_CAP }));
+        assert_eq!(Skill::from_elo(2256), Some(Skill { nodes: 393216, lines: 4, margin: 4, cap: NO_CAP }));
+        // Halfway from level -10 (540: margin 1200, cap 200) to -9 (560:
         // margin 1100, cap 300): the cap in proportion too.
-        assert_eq!(Skill::from_elo(710), Some(Skill { nodes: 1024, lines: 16, margin: 1150, cap: 250 }));
-        // Halfway from level -1 (1010: cap 1100) to 0 (1250: no cap).
-        assert_eq!(Skill::from_elo(1130), Some(Skill { nodes: 1024, lines: 7, margin: 290, cap: 1100 }));
+        assert_eq!(Skill::from_elo(550), Some(Skill { nodes: 1024, lines: 16, margin: 1150, cap: 250 }));
+        // Halfway from level -1 (850: cap 1100) to 0 (1090: no cap).
+        assert_eq!(Skill::from_elo(970), Some(Skill { nodes: 1024, lines: 7, margin: 290, cap: 1100 }));
     }
 
     /// The pick is one of the lines within the margin, the same for the

@@ -146,7 +146,7 @@ mod tests {
         assert_eq!(at(-1), Skill { nodes: 1024, lines: 8, margin: 320, cap: 1100 });
         assert_eq!(at(0), Skill::level(0).expect("level 0"));
         assert_eq!(at(10), Skill::level(10).expect("level 10"));
-        let elo = Skill::from_elo(1130).expect("between -1 and 0");
+        let elo = Skill::from_elo(970).expect("between -1 and 0");
         assert_eq!(Ita::skill(elo), Skill { lines: 8, ..elo });
     }
 
