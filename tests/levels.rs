@@ -127,3 +127,39 @@ fn ita_levels_below_0_choose_among_more_lines() {
     let want: Vec<_> = cases.iter().map(|&(l, s, n, m)| (l, s, n, m.to_string())).collect();
     assert_eq!(got, want);
 }
+
+/// The level table has two copies outside the engine: docs/levels.md's
+/// table and the board's level picker (board/static/board.js, which talks
+/// to engines over UCI and cannot read `LEVELS`). Both must say what
+/// `src/search/skill.rs` says.
+#[test]
+fn the_docs_and_the_board_copy_the_level_table() {
+    use calvin::search::skill::{FULL_ELO, LEVELS, NO_CAP};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let read = |path: &str| std::fs::read_to_string(format!("{root}/{path}")).expect(path);
+
+    // docs/levels.md: one row per level (-9..-4 share a row), then level 20.
+    let docs = read("docs/levels.md");
+    let cap = |c: i32| if c == NO_CAP { "none".to_string() } else { c.to_string() };
+    for r in LEVELS.iter().filter(|r| !(-9..=-4).contains(&r.level)) {
+        let row = format!("| {} | {} | {} | {} | {} | {} |", r.level, r.nodes, r.lines, r.margin, cap(r.cap), r.elo);
+        assert!(docs.contains(&row), "docs/levels.md lacks the row {row}");
+    }
+    let (lo, hi) = (LEVELS[1], LEVELS[6]);
+    assert_eq!((lo.level, hi.level), (-9, -4));
+    let shared = format!(
+        "| -9..-4 | {} | {}..{} | {}..{} | {}..{} | {}..{} (+20 a level) |",
+        lo.nodes, lo.lines, hi.lines, lo.margin, hi.margin, lo.cap, hi.cap, lo.elo, hi.elo
+    );
+    assert!(docs.contains(&shared), "docs/levels.md lacks the row {shared}");
+    assert!(LEVELS[1..=6].windows(2).all(|w| w[1].elo - w[0].elo == 20 && w[0].nodes == w[1].nodes));
+    assert!(docs.contains(&format!("| 20 | no limit | 1 | none | none | {FULL_ELO} |")));
+
+    // The board: full strength first, then level 19 down to -10.
+    let js = read("board/static/board.js");
+    let start = js.find("const LEVEL_ELO = [").expect("board.js's LEVEL_ELO") + "const LEVEL_ELO = [".len();
+    let end = start + js[start..].find(']').expect("the list's end");
+    let board: Vec<i32> = js[start..end].split(',').map(|e| e.trim().parse().expect("a rating")).collect();
+    let engine: Vec<i32> = std::iter::once(FULL_ELO).chain(LEVELS.iter().rev().map(|r| r.elo)).collect();
+    assert_eq!(board, engine);
+}

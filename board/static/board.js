@@ -31,7 +31,8 @@ function pieceTitle(p) {
 }
 
 // The strength levels (Skill Level), full strength first, with the UCI_Elo column of
-// docs/levels.md (Stockfish 15.1's scale, fitted to games against it; src/search/skill.rs).
+// docs/levels.md (Stockfish 15.1's scale, fitted to games against it): a copy of src/search/skill.rs's
+// LEVELS and FULL_ELO, held to them by tests/levels.rs.
 const LEVEL_ELO = [2440, 2210, 2160, 2120, 2070, 2030, 1980, 1940, 1890, 1850, 1800, 1760, 1710, 1670, 1620, 1580, 1480, 1380, 1290, 1190, 1090, 850, 750, 680, 660, 640, 620, 600, 580, 560, 540];
 const LEVELS = LEVEL_ELO.map((elo, i) => [20 - i, elo]);
 
