@@ -135,19 +135,23 @@ impl Skill {
             return Skill::level(lo.level);
         }
         // Above the last row: between level 19 and full strength, whose
-        // budget counts as twice level 19's and whose margin is none.
-        let (hi_elo, hi_nodes, hi_margin, hi_cap) = match LEVELS.get(i + 1) {
-            Some(h) => (h.elo, h.nodes, h.margin, h.cap),
-            None => (FULL_ELO, 2 * lo.nodes, 0, NO_CAP),
+        // budget counts as twice level 19's, with one line and no margin
+        // (so the lines fall from level 19's four to two on the way).
+        let (hi_elo, hi_nodes, hi_lines, hi_margin, hi_cap) = match LEVELS.get(i + 1) {
+            Some(h) => (h.elo, h.nodes, h.lines, h.margin, h.cap),
+            None => (FULL_ELO, 2 * lo.nodes, 1, 0, NO_CAP),
         };
         let (num, den) = ((elo - lo.elo) as i64, (hi_elo - lo.elo) as i64);
+        // Rounded toward the lower level's value (a whole line or
+        // centipawn is dropped only once passed).
         let between = |a: i64, b: i64| a + (b - a) * num / den;
         let nodes = between(lo.nodes as i64, hi_nodes as i64);
+        let lines = between(lo.lines as i64, hi_lines as i64) as usize;
         let margin = between(lo.margin as i64, hi_margin as i64) as i32;
         // The cap goes up in proportion between two capped levels; the
         // last capped level keeps its own up to the first uncapped one.
         let cap = if hi_cap == NO_CAP { lo.cap } else { between(lo.cap as i64, hi_cap as i64) as i32 };
-        Some(Skill { nodes: (nodes as u64 / 1024).max(1) * 1024, lines: lo.lines, margin, cap })
+        Some(Skill { nodes: (nodes as u64 / 1024).max(1) * 1024, lines, margin, cap })
     }
 
     /// Which of the searched lines to play, given their scores (any order,
@@ -221,11 +225,16 @@ mod tests {
         // Halfway from level 9 (1760: 16384 nodes, margin 80) to level 10
         // (1800: 20480 nodes, margin 70).
         assert_eq!(Skill::from_elo(1780), Some(Skill { nodes: 18432, lines: 4, margin: 75, cap: NO_CAP }));
-        // A tenth of the way from level 19 (2210) to full strength (2440),
-        // whose budget counts as twice level 19's (the margin, 5 to 0, drops
-        // a whole centipawn only from a fifth of the way).
+        // A tenth of the way from level 19 (2210: 4 lines) to full strength
+        // (2440), whose budget counts as twice level 19's with one line (the
+        // margin, 5 to 0, drops a whole centipawn only from a fifth of the
+        // way; the lines, 4 to 1, one line from a third).
         assert_eq!(Skill::from_elo(2233), Some(Skill { nodes: 360448, lines: 4, margin: 5, cap: NO_CAP }));
         assert_eq!(Skill::from_elo(2256), Some(Skill { nodes: 393216, lines: 4, margin: 4, cap: NO_CAP }));
+        assert_eq!(Skill::from_elo(2287), Some(Skill { nodes: 437248, lines: 3, margin: 4, cap: NO_CAP }));
+        assert_eq!(Skill::from_elo(2400), Some(Skill { nodes: 598016, lines: 2, margin: 1, cap: NO_CAP }));
+        // Just below full strength: still two lines to choose from.
+        assert_eq!(Skill::from_elo(FULL_ELO - 1), Some(Skill { nodes: 653312, lines: 2, margin: 1, cap: NO_CAP }));
         // Halfway from level -10 (540: margin 1200, cap 200) to -9 (560:
         // margin 1100, cap 300): the cap in proportion too.
         assert_eq!(Skill::from_elo(550), Some(Skill { nodes: 1024, lines: 16, margin: 1150, cap: 250 }));
