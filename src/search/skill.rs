@@ -101,6 +101,14 @@ pub const FULL_ELO: i32 = 2440;
 /// The bottom of `UCI_Elo`'s range: the lowest level's.
 pub const MIN_ELO: i32 = LEVELS[0].elo;
 
+/// Full strength as the row `UCI_Elo` interpolates toward above level 19:
+/// twice level 19's budget, one line, no margin (it is never played as a
+/// budget: [`FULL_ELO`] itself searches without one).
+const FULL_ROW: Level = {
+    let top = LEVELS[LEVELS.len() - 1];
+    row(FULL_STRENGTH, 2 * top.nodes, 1, 0, NO_CAP, FULL_ELO)
+};
+
 /// How a weakened search is limited and chooses its move: a table row, or
 /// between two rows for a `UCI_Elo` between theirs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,23 +142,19 @@ impl Skill {
         if elo == lo.elo {
             return Skill::level(lo.level);
         }
-        // Above the last row: between level 19 and full strength, whose
-        // budget counts as twice level 19's, with one line and no margin
-        // (so the lines fall from level 19's four to two on the way).
-        let (hi_elo, hi_nodes, hi_lines, hi_margin, hi_cap) = match LEVELS.get(i + 1) {
-            Some(h) => (h.elo, h.nodes, h.lines, h.margin, h.cap),
-            None => (FULL_ELO, 2 * lo.nodes, 1, 0, NO_CAP),
-        };
-        let (num, den) = ((elo - lo.elo) as i64, (hi_elo - lo.elo) as i64);
+        // Above level 19 toward full strength's stand-in row (the lines
+        // fall from level 19's four to two on the way).
+        let hi = LEVELS.get(i + 1).copied().unwrap_or(FULL_ROW);
+        let (num, den) = ((elo - lo.elo) as i64, (hi.elo - lo.elo) as i64);
         // Rounded toward the lower level's value (a whole line or
         // centipawn is dropped only once passed).
         let between = |a: i64, b: i64| a + (b - a) * num / den;
-        let nodes = between(lo.nodes as i64, hi_nodes as i64);
-        let lines = between(lo.lines as i64, hi_lines as i64) as usize;
-        let margin = between(lo.margin as i64, hi_margin as i64) as i32;
+        let nodes = between(lo.nodes as i64, hi.nodes as i64);
+        let lines = between(lo.lines as i64, hi.lines as i64) as usize;
+        let margin = between(lo.margin as i64, hi.margin as i64) as i32;
         // The cap goes up in proportion between two capped levels; the
         // last capped level keeps its own up to the first uncapped one.
-        let cap = if hi_cap == NO_CAP { lo.cap } else { between(lo.cap as i64, hi_cap as i64) as i32 };
+        let cap = if hi.cap == NO_CAP { lo.cap } else { between(lo.cap as i64, hi.cap as i64) as i32 };
         Some(Skill { nodes: (nodes as u64 / 1024).max(1) * 1024, lines, margin, cap })
     }
 
@@ -225,10 +229,11 @@ mod tests {
         // Halfway from level 9 (1760: 16384 nodes, margin 80) to level 10
         // (1800: 20480 nodes, margin 70).
         assert_eq!(Skill::from_elo(1780), Some(Skill { nodes: 18432, lines: 4, margin: 75, cap: NO_CAP }));
-        // A tenth of the way from level 19 (2210: 4 lines) to full strength
-        // (2440), whose budget counts as twice level 19's with one line (the
-        // margin, 5 to 0, drops a whole centipawn only from a fifth of the
-        // way; the lines, 4 to 1, one line from a third).
+        // From level 19 (2210: 4 lines) toward full strength (2440), whose
+        // budget counts as twice level 19's with one line: a tenth of the
+        // way (2233), a fifth (2256: the margin, 5 to 0, drops its first
+        // centipawn), a third (2287: the lines, 4 to 1, drop their first),
+        // 2400 and the last point.
         assert_eq!(Skill::from_elo(2233), Some(Skill { nodes: 360448, lines: 4, margin: 5, cap: NO_CAP }));
         assert_eq!(Skill::from_elo(2256), Some(Skill { nodes: 393216, lines: 4, margin: 4, cap: NO_CAP }));
         assert_eq!(Skill::from_elo(2287), Some(Skill { nodes: 437248, lines: 3, margin: 4, cap: NO_CAP }));
