@@ -11,8 +11,9 @@ pub struct PositionCmd<'a> {
     pub moves: Vec<&'a str>,
 }
 
-/// The most moves a `position` command may list (no game of these variants
-/// is longer; replaying is quadratic in the moves for the repetition rules).
+/// The most moves a `position` command may list (replaying is quadratic in
+/// the moves for the repetition rules). Ita, with no repetition rule, can
+/// outlast it: `calvin-match` adjudicates a game that reaches it.
 pub const MAX_POSITION_MOVES: usize = 20_000;
 
 /// `startpos [moves ...]` or `fen <fields> [moves ...]`.

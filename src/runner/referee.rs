@@ -9,6 +9,7 @@ use super::timecontrol::{Clock, Limits, go_command};
 use crate::errors::MoveError;
 use crate::game::AnyGame;
 use crate::notation::looks_like_move;
+use crate::protocol::parse::MAX_POSITION_MOVES;
 use crate::registry::{RuleOptions, new_game_with_rules};
 use crate::variant::Outcome;
 use std::time::Duration;
@@ -70,6 +71,22 @@ pub fn position_command(start_fen: &str, standard: bool, moves: &[String]) -> St
         }
     }
     s
+}
+
+/// Why a game that has not ended is adjudicated a draw before the next
+/// move, if it is: `--maxplies` counts the plies the engines played; and a
+/// game whose `position` command holds the most moves calvin reads
+/// (`MAX_POSITION_MOVES`, opening included) ends there, since no engine
+/// could be told the next position (Ita has no repetition rule, so two
+/// engines can shuffle without end).
+fn move_limit(max_plies: Option<usize>, plies: usize, moves: usize) -> Option<String> {
+    match max_plies {
+        Some(max) if plies >= max => Some(format!("adjudication: move limit ({max} plies)")),
+        _ if moves >= MAX_POSITION_MOVES => {
+            Some(format!("adjudication: move limit ({MAX_POSITION_MOVES} moves, the most a position command holds)"))
+        }
+        _ => None,
+    }
 }
 
 fn illegal_reason(name: &str, mv: &str, err: &MoveError) -> String {
@@ -144,10 +161,8 @@ pub fn play_game(
             rec.outcome = o;
             return rec;
         }
-        if let Some(max) = set.max_plies
-            && plies >= max
-        {
-            rec.outcome = Outcome::draw(&format!("adjudication: move limit ({max} plies)"));
+        if let Some(reason) = move_limit(set.max_plies, plies, rec.moves.len()) {
+            rec.outcome = Outcome::draw(&reason);
             return rec;
         }
         let side = side_to_move(game.as_ref());
@@ -213,6 +228,17 @@ pub fn play_game(
 mod tests {
     use super::*;
     use crate::registry::new_game;
+
+    #[test]
+    fn games_end_at_the_move_limits() {
+        assert_eq!(move_limit(None, 500, 504), None);
+        assert_eq!(move_limit(Some(30), 29, 35), None);
+        assert_eq!(move_limit(Some(30), 30, 36).as_deref(), Some("adjudication: move limit (30 plies)"));
+        assert_eq!(move_limit(None, 19_995, 19_999), None);
+        let at_cap = Some("adjudication: move limit (20000 moves, the most a position command holds)");
+        assert_eq!(move_limit(None, 19_996, 20_000).as_deref(), at_cap);
+        assert_eq!(move_limit(Some(30_000), 19_996, 20_000).as_deref(), at_cap);
+    }
 
     #[test]
     fn position_commands() {
