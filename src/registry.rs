@@ -330,7 +330,7 @@ mod tests {
 
     /// Each variant's time plan: Stockfish's in the chess family (in IAGO
     /// every type a rule word picks, the run-time rules' included), the
-    /// even plan over 30 moves elsewhere.
+    /// even plan over 15 moves in Ita's short games and over 30 elsewhere.
     #[test]
     fn each_variant_spends_its_clock_by_its_plan() {
         use crate::timeman::TimePlan;
@@ -345,6 +345,7 @@ mod tests {
         for &id in VariantId::ALL {
             let expected = match id {
                 VariantId::Chess | VariantId::IagoB | VariantId::IagoC => TimePlan::ByPly,
+                VariantId::Ita => TimePlan::Even { moves: 15 },
                 _ => TimePlan::Even { moves: 30 },
             };
             for type_bits in [0, gating, drops, gating | drops] {

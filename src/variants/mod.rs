@@ -51,7 +51,7 @@ pub trait EngineVariant: Evaluator {
     /// How the time manager spreads the clock over the game. Stockfish's
     /// plan, which spends more as the game's ply grows, where self-play at
     /// 10 s + 0.1 s measured it better (chess and the IAGO classes);
-    /// elsewhere the clock shared evenly over 30 moves.
+    /// elsewhere the clock shared evenly over 30 moves (Ita: 15).
     const TIME_PLAN: TimePlan = TimePlan::Even { moves: 30 };
 
     /// Refuses a rule word (the rule options as the variant's `rule_word`

@@ -9,7 +9,7 @@ use crate::bitboard::Bits;
 use crate::geometry::{Board10x10, Geometry};
 use crate::position::Position;
 use crate::search::skill::{self, Skill};
-use crate::timeman::Limits;
+use crate::timeman::{Limits, TimePlan};
 use crate::variant::{BLACK, Variant, WHITE};
 use crate::variants::{
     ClockModes, EngineVariant, NativeNotation, NativeWriter, RuleOption, SquareNames, VariantVisitor,
@@ -33,6 +33,10 @@ impl<const R: bool, const G: bool> EngineVariant for ItaRules<R, G> {
     const RULES_NOTE: &'static str = super::RULES_NOTE;
     /// The win-rate model of `UCI_ShowWDL`, fitted to self-play games (docs/wdl.md).
     const WDL: WdlModel = WdlModel { a: 0.0, b: 290.3 };
+    /// The clock shared over 15 moves: an Ita game is short (about 25
+    /// moves a side at 10 s + 0.1 s), and planned over 30 it left two
+    /// thirds of the clock unspent (docs/measurements.md, "Ita's clock").
+    const TIME_PLAN: TimePlan = TimePlan::Even { moves: 15 };
     const BENCH: &'static [&'static str] = &[
         "b2rffr2b/2l1ss1l2/2c4c2/10/p1pp2pp1p/10/P1PP2PP1P/2C4C2/2L1SS1L2/B2RFFR2B w e1ac,f1ac,e10ac,f10ac - 0 1",
         "b3ff1s1b/c1l6l/2r4c2/1prs6/1Lpp2pp1p/6P3/P2P3P1P/2CPS1RC2/3RSF1L2/B3F4B w e1ac,f2ac,e10ac,f10ac - 20 11",
