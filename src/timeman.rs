@@ -342,7 +342,7 @@ mod tests {
         assert_eq!(TimeManager::new(&only, 0, 30, TimePlan::ByPly).hard.unwrap().as_millis(), 990);
     }
 
-    /// The even plan over 30 moves (the variants outside the chess family).
+    /// The even plan over 30 moves (the variants outside the chess family but Ita).
     const EVEN: TimePlan = TimePlan::Even { moves: 30 };
 
     #[test]

@@ -13,7 +13,7 @@ pub struct PositionCmd<'a> {
 
 /// The most moves a `position` command may list (replaying is quadratic in
 /// the moves for the repetition rules). Ita, with no repetition rule, can
-/// outlast it: `calvin-match` adjudicates a game that reaches it.
+/// outlast it: a longer game cannot be given to the engine.
 pub const MAX_POSITION_MOVES: usize = 20_000;
 
 /// `startpos [moves ...]` or `fen <fields> [moves ...]`.
