@@ -11,7 +11,7 @@
 //! and kills every process of the worker node in the middle of a shard.
 //!
 //! They need Ray in tools/cluster/.venv (`tools/cluster/setup.sh`), which
-//! `.ci/run` installs: `cargo test --release --test cluster -- --ignored`.
+//! `.ci/run` installs: `cargo test --profile quick --test cluster -- --ignored`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

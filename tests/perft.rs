@@ -6,7 +6,7 @@
 //! Optional extra: if `CALVIN_PERFT_EXTRA` names a folder, its
 //! `<variant>.perft` files are checked too; the suite never needs it.
 //! Counts above `CALVIN_PERFT_MAX` nodes (default 20 million) are skipped in
-//! debug builds; `cargo test --release` runs them all.
+//! debug builds; `cargo test --profile quick` runs them all.
 
 use calvin::registry::{VARIANTS, new_game};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! the tune build:
 //!
 //! ```text
-//! cargo test --release --features tune --test tune
+//! cargo test --profile quick --features tune --test tune
 //! ```
 //!
 //! (`.ci/run` runs it so). In the default build the one test here checks that

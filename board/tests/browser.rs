@@ -905,7 +905,7 @@ fn base64(s: &str) -> Vec<u8> {
 
 /// Writes `docs/board/<variant>.png` (README's screenshots): a few plies of
 /// the engine's moves played by clicks, a piece selected, analysis for some.
-/// Run with `cargo test --release -p calvin-board --test browser -- --ignored screenshots`.
+/// Run with `cargo test --profile quick -p calvin-board --test browser -- --ignored screenshots`.
 #[test]
 #[ignore = "writes docs/board/*.png: run by hand, needs chromium and chromedriver"]
 fn screenshots() {

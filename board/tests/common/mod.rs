@@ -81,7 +81,7 @@ pub fn engine_path() -> PathBuf {
     let p = dir.join("calvin");
     assert!(
         p.exists(),
-        "{} is missing: run the tests from the workspace root (cargo test --release builds the engine too)",
+        "{} is missing: run the tests from the workspace root (cargo test --profile quick builds the engine too)",
         p.display()
     );
     p
