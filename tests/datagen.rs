@@ -892,3 +892,60 @@ fn chess_features_remapped_are_the_iago_features_of_the_same_board() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), "49\n", "{variant}");
     }
 }
+
+/// `nnue_io.mirror_table` (train.py's `--mirror`) maps the features of each
+/// of reference.py's positions, in both views, to those of the position
+/// mirrored left to right, as reference.py reads them from the mirrored FEN
+/// (castling rights and hands are not board features); and mirroring twice
+/// gives back every feature.
+#[test]
+#[ignore = "needs numpy (tools/train/.venv; .ci/run runs it with --ignored)"]
+fn the_trainers_mirror_maps_features_to_the_mirrored_positions() {
+    let script = r#"
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import nnue_io, reference
+
+def mirrored(fen):
+    board, rest = fen.split(" ", 1)
+    hand = ""
+    if "[" in board:
+        board, hand = board.split("[")
+        hand = "[" + hand
+    rows = []
+    for row in board.split("/"):
+        cells = "".join("." * int(c) if c.isdigit() else c for c in row)[::-1]
+        out, run = "", 0
+        for c in cells:
+            if c == ".":
+                run += 1
+                continue
+            out += (str(run) if run else "") + c
+            run = 0
+        rows.append(out + (str(run) if run else ""))
+    return "/".join(rows) + hand + " " + rest
+
+checked = 0
+for variant, fen in reference.POSITIONS:
+    nf = reference.feature_count(variant)
+    table = nnue_io.mirror_table(variant, nf)
+    assert (table[table] == np.arange(65536)).all(), variant
+    for persp in (0, 1):
+        images = sorted(int(table[f]) for f in reference.features(variant, fen, persp))
+        assert images == sorted(reference.features(variant, mirrored(fen), persp)), (variant, fen, persp)
+        checked += 1
+print(f"mirror checked on {checked} views; mirrored {reference.POSITIONS[1][1]} is {mirrored(reference.POSITIONS[1][1])}")
+"#;
+    let o = Command::new(trainer_python())
+        .args(["-c", script, concat!(env!("CARGO_MANIFEST_DIR"), "/tools/nnue")])
+        .output()
+        .expect("python runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        out.trim(),
+        "mirror checked on 16 views; mirrored r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 \
+         is r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R w KQkq - 0 1"
+    );
+}

@@ -67,6 +67,26 @@ def factors(variant, nf):
     return kinds * (1 + ranks + files), table
 
 
+# The variants whose rules look the same in a mirror that swaps the a-file
+# and the last file (castling aside, which the features do not show): a
+# position and its mirror image are worth the same.
+MIRROR_SYMMETRIC = ("chess", "iago-b", "iago-c")
+
+
+def mirror_table(variant, nf):
+    """Each feature's image when the board is mirrored left to right (file f
+    to files - 1 - f, in either perspective): [65536] u16, hand features and
+    NONE map to themselves."""
+    types, ranks, files = layout(variant, nf)
+    n = ranks * files
+    table = np.arange(NONE + 1, dtype=np.uint32).astype(np.uint16)
+    for k in range(2 * types):
+        for sq in range(n):
+            r, f = divmod(sq, files)
+            table[k * n + sq] = k * n + r * files + (files - 1 - f)
+    return table
+
+
 def board_counts(variant, nf, feat):
     """The pieces on the board of each position (feat [N, 2, M]): its board features as White sees
     them (hand features come after the 2 T N board features)."""

@@ -5,6 +5,7 @@
              [--batch 16384] [--lr 1e-3] [--lr-end 1e-5] [--wdl 0.25] [--score-scale 1] [--seed 1]
              [--threads 2] [--resume] [--init NET] [--max-positions N] [--no-factorise]
              [--on-top A.eval [B.eval ...]] [--activation crelu|screlu] [--device auto|cpu|cuda]
+             [--mirror]
 
 Float network: acc_p = b1 + sum_{f in features of perspective p} W[f]   (W [F, H], shared)
                out   = [clamp(acc_us, 0, 1), clamp(acc_them, 0, 1)] . w2 + b2,   eval_cp = 400 out
@@ -18,6 +19,9 @@ the formula misses, and the engine adds the two.
 Factorisers (unless --no-factorise): each board feature also activates virtual features
 (its side and type; with its rank; with its file: nnue_io.factors) whose rows are added
 into the real rows when the net is written, so the net file and the engine are unchanged.
+--mirror (chess, iago-b, iago-c: rules that look the same in a left-right mirror, castling aside,
+which the features do not show): each training position is mirrored with probability one half,
+so the net learns from a game and its mirror image; validation positions are never mirrored.
 """
 
 import argparse
@@ -182,14 +186,18 @@ class Net(nn.Module):
         )
 
 
-def make_batch(feat, stm, bucket, idx, nf, table=None, grad=True, device=None):
+def make_batch(feat, stm, bucket, idx, nf, table=None, grad=True, device=None, mirror=None):
     """Features of positions idx, perspectives reordered to (us, them), with their virtual
     features from `table` when given; empty slots -> nf (the rows of real and virtual features);
     and their output buckets. With grad, also the CSR structure of the transposed incidence
-    matrix for the backward."""
+    matrix for the backward. `mirror`: (the features' mirror images, a bool [B] of the
+    positions to mirror)."""
     f = feat[idx]  # [B, 2, M] u16
     black = stm[idx] == 1
     f[black] = f[black][:, ::-1]
+    if mirror is not None:
+        images, which = mirror
+        f[which] = images[f[which]]
     if table is not None:
         b, _, m = f.shape
         f = np.concatenate([f, table[f].reshape(b, 2, 3 * m)], axis=2)
@@ -286,6 +294,8 @@ def main():
     ap.add_argument("--buckets", type=int, default=1,
                     help="output buckets by the pieces on the board, each with its own output layer "
                          "(more than one: a version 4 net file)")
+    ap.add_argument("--mirror", action="store_true",
+                    help="mirror half the training positions left to right (chess, iago-b, iago-c)")
     ap.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                     help="auto: CUDA when torch sees a GPU, else the CPU")
     args = ap.parse_args()
@@ -346,6 +356,12 @@ def main():
         print(f"validation loss of the formula alone: {formula:.6f}", flush=True)
 
     nv, table = (0, None) if args.no_factorise else nnue_io.factors(variant, nf)
+    images = None
+    if args.mirror:
+        if variant not in nnue_io.MIRROR_SYMMETRIC:
+            raise SystemExit(f"--mirror: {variant}'s rules are not known to look the same in a mirror "
+                             f"(only {', '.join(nnue_io.MIRROR_SYMMETRIC)})")
+        images = nnue_io.mirror_table(variant, nf)
     model = Net(nf, args.hidden, nv, table, screlu, args.buckets).to(device)
     opt = adam(list(model.parameters()), args.lr)
     start_epoch = 0
@@ -384,6 +400,7 @@ def main():
     for epoch in range(start_epoch, args.epochs):
         te = time.time()
         order = train_idx[np.random.default_rng(args.seed * 1000003 + epoch).permutation(ntrain)]
+        flip = np.random.default_rng(args.seed * 7919 + epoch)  # which positions --mirror mirrors
         se = 0.0
         for i in range(steps):
             step = epoch * steps + i
@@ -391,7 +408,8 @@ def main():
             for g in opt.param_groups:
                 g["lr"] = lr
             idx = np.sort(order[i * args.batch : (i + 1) * args.batch])
-            batch = make_batch(feat, stm, bucket, idx, nf + nv, table, device=device)
+            mirror = (images, flip.random(len(idx)) < 0.5) if images is not None else None
+            batch = make_batch(feat, stm, bucket, idx, nf + nv, table, device=device, mirror=mirror)
             out = model(batch) + torch.from_numpy(offset[idx]).to(device)
             loss = torch.mean((torch.sigmoid(out) - torch.from_numpy(target[idx]).to(device)) ** 2)
             opt.zero_grad(set_to_none=True)
