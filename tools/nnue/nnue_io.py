@@ -79,7 +79,7 @@ def mirror_table(variant, nf):
     NONE map to themselves."""
     types, ranks, files = layout(variant, nf)
     n = ranks * files
-    table = np.arange(NONE + 1, dtype=np.uint32).astype(np.uint16)
+    table = np.arange(NONE + 1).astype(np.uint16)  # the identity
     for k in range(2 * types):
         for sq in range(n):
             r, f = divmod(sq, files)
