@@ -157,16 +157,21 @@ impl<W: Write> Core<W> {
 
     /// Runs `f` in the background; its lines are printed as they come, and
     /// commands that change the state wait for it. `f` may end early when
-    /// the flag it gets is set (when output is closed).
-    fn start_work(&mut self, f: impl FnOnce(&dyn Fn(Work), &AtomicBool) + Send + 'static) {
+    /// the flag it gets is set (when output is closed). If `f` panics (a
+    /// bug), an error line says so and the work still ends: the engine
+    /// neither hangs waiting for it nor loses its state.
+    pub(super) fn start_work(&mut self, f: impl FnOnce(&dyn Fn(Work), &AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, flag) = (self.work_tx.clone(), stop.clone());
+        let command = self.command.clone();
         self.work = Some(stop);
         std::thread::spawn(move || {
             let send = |w: Work| {
                 let _ = tx.send(w);
             };
-            f(&send, &flag);
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&send, &flag))).is_err() {
+                send(Work::Error { msg: "internal error: the work stopped on a bug".into(), command });
+            }
             let _ = tx.send(Work::Done);
         });
     }

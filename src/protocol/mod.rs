@@ -725,4 +725,28 @@ mod tests {
         assert_eq!(s.core.engine.game().fen(), fen);
         assert!(!s.handle("quit"));
     }
+
+    /// Background work (perft, bench) that panics on a bug ends with one
+    /// error line: the engine does not wait for it for ever, keeps its
+    /// game and answers the next command.
+    #[test]
+    fn work_that_panics_ends_with_an_error_line() {
+        let mut s = Session::new(Vec::new());
+        assert!(answer(&mut s, "position startpos moves e2e4").is_empty());
+        let fen = s.core.engine.game().fen();
+        let before = s.core.out.len();
+        s.core.command = "bench".into();
+        s.core.start_work(|send, _| {
+            send(Work::Line("info string first".into()));
+            panic!("a bug in the work");
+        });
+        s.settle();
+        assert_eq!(
+            since(&s, before),
+            ["info string first", "info string error internal error: the work stopped on a bug"]
+        );
+        assert!(!s.core.running());
+        assert_eq!(answer(&mut s, "isready"), ["readyok"]);
+        assert_eq!(s.core.engine.game().fen(), fen);
+    }
 }
