@@ -74,6 +74,9 @@ pub struct Position<V: Variant> {
     /// The Zobrist key of the pawns alone (see [`Self::pawn_key`]), kept by
     /// `put` and `remove` as `key` is.
     pawn_key: u64,
+    /// The Zobrist keys of each side's pieces other than pawns (see
+    /// [`Self::piece_keys`]), kept by `put` and `remove` as `key` is.
+    piece_keys: [u64; 2],
     /// The rule word: every rule option of the game, packed as the variant
     /// defines (its `rule_word`; 0: the rulings). Set once for a game,
     /// carried by every move. The rules read it here, or, for the bits the
@@ -122,6 +125,7 @@ impl<V: Variant> Position<V> {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
+            piece_keys: [0; 2],
             rules: V::TYPE_WORD,
             _v: PhantomData,
         }
@@ -183,8 +187,12 @@ impl<V: Variant> Position<V> {
         self.by_type[t as usize] |= b;
         let z = zobrist().piece[code(color, t) as usize][sq];
         self.key ^= z;
-        if V::PAWN != 0 && t == V::PAWN {
-            self.pawn_key ^= z;
+        if V::PAWN != 0 {
+            if t == V::PAWN {
+                self.pawn_key ^= z;
+            } else {
+                self.piece_keys[color] ^= z;
+            }
         }
     }
     /// The piece on `from` goes to `to`, taking what stands there, and the
@@ -217,8 +225,12 @@ impl<V: Variant> Position<V> {
         self.board[sq] = 0;
         let z = zobrist().piece[c as usize][sq];
         self.key ^= z;
-        if V::PAWN != 0 && c & TYPE_MASK == V::PAWN {
-            self.pawn_key ^= z;
+        if V::PAWN != 0 {
+            if c & TYPE_MASK == V::PAWN {
+                self.pawn_key ^= z;
+            } else {
+                self.piece_keys[(c >> COLOR_SHIFT) as usize] ^= z;
+            }
         }
     }
     #[inline]
@@ -277,6 +289,31 @@ impl<V: Variant> Position<V> {
             let table = &z.piece[code(c, V::PAWN) as usize];
             for sq in self.pieces(c, V::PAWN).iter() {
                 k ^= table[sq];
+            }
+        }
+        k
+    }
+
+    /// The Zobrist keys of White's and Black's pieces on the board other
+    /// than pawns (kings included; 0 where the variant has no pawns, whose
+    /// evaluation is not corrected): the search's correction history is
+    /// also kept per side's pieces.
+    #[inline]
+    pub fn piece_keys(&self) -> [u64; 2] {
+        self.piece_keys
+    }
+
+    /// [`Self::piece_keys`] from scratch (what `put` and `remove` keep).
+    pub fn compute_piece_keys(&self) -> [u64; 2] {
+        let z = zobrist();
+        let mut k = [0; 2];
+        if V::PAWN == 0 {
+            return k;
+        }
+        for sq in 0..V::G::SQUARES {
+            let c = self.board[sq];
+            if c != 0 && c & TYPE_MASK != V::PAWN {
+                k[(c >> COLOR_SHIFT) as usize] ^= z.piece[c as usize][sq];
             }
         }
         k

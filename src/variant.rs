@@ -459,13 +459,13 @@ mod tests {
     fn a_position_holds_what_its_variant_needs() {
         // One bitboard per piece type plus index 0; IAGO's array also fits
         // the Amazon of its extra rules (`X`).
-        assert_eq!(sizes::<Chess>(), (6, 7, 232));
-        assert_eq!(sizes::<IagoB>(), (8, 10, 256));
-        assert_eq!(sizes::<IagoCRules<true, true, true>>(), (9, 10, 256));
-        assert_eq!(sizes::<HistoriaSako>(), (7, 8, 240));
-        assert_eq!(sizes::<Ita>(), (7, 8, 384));
-        assert_eq!(sizes::<ItoShogi>(), (13, 14, 184));
-        assert_eq!(sizes::<Etcetera>(), (6, 7, 224));
+        assert_eq!(sizes::<Chess>(), (6, 7, 248));
+        assert_eq!(sizes::<IagoB>(), (8, 10, 272));
+        assert_eq!(sizes::<IagoCRules<true, true, true>>(), (9, 10, 272));
+        assert_eq!(sizes::<HistoriaSako>(), (7, 8, 256));
+        assert_eq!(sizes::<Ita>(), (7, 8, 400));
+        assert_eq!(sizes::<ItoShogi>(), (13, 14, 200));
+        assert_eq!(sizes::<Etcetera>(), (6, 7, 240));
     }
 
     #[test]

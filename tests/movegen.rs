@@ -46,10 +46,18 @@ fn check<V: Variant>(seed: u64) {
                 V::NAME,
                 pos.move_to_uci(m)
             );
+            assert_eq!(
+                child.piece_keys(),
+                child.compute_piece_keys(),
+                "{}: piece keys after {}",
+                V::NAME,
+                pos.move_to_uci(m)
+            );
             let back = Position::<V>::from_fen(&child.fen()).expect("own FEN reads back");
             assert_eq!(back.fen(), child.fen());
             assert_eq!(back.key, child.key, "{}: key of {} read back", V::NAME, child.fen());
             assert_eq!(back.pawn_key(), child.pawn_key(), "{}: pawn key of {} read back", V::NAME, child.fen());
+            assert_eq!(back.piece_keys(), child.piece_keys(), "{}: piece keys of {} read back", V::NAME, child.fen());
             pos = child;
         }
     }

@@ -9,7 +9,9 @@
 //!   move one and two plies before, also given as (piece type, destination).
 //!
 //! - correction: what searches found the static evaluation to miss by,
-//!   per side and pawn structure; added to the evaluation the search prunes by.
+//!   per side to move and pawn structure, and per side to move and each
+//!   side's other pieces; their sum is added to the evaluation the search
+//!   prunes by.
 //!
 //! A drop is a quiet move of the dropped type to its square, ordered by the
 //! same histories as every other quiet move.
@@ -44,6 +46,9 @@ pub struct History {
     /// `correction[side * CORRECTION_SIZE + pawn key % CORRECTION_SIZE]`, in
     /// 1/CORRECTION_GRAIN of the evaluation's unit.
     correction: Vec<i32>,
+    /// `pieces_correction[(side * 2 + colour) * CORRECTION_SIZE + piece key
+    /// of colour % CORRECTION_SIZE]`, in the same unit.
+    pieces_correction: Vec<i32>,
     /// Number of (piece type, square) pairs of the variant.
     piece_to: usize,
     squares: usize,
@@ -129,6 +134,7 @@ impl History {
             continuation: vec![0; piece_to * piece_to],
             counter: vec![Move::NONE; piece_to],
             correction: vec![0; 2 * CORRECTION_SIZE],
+            pieces_correction: vec![0; 4 * CORRECTION_SIZE],
             piece_to,
             squares,
         }
@@ -227,26 +233,40 @@ impl History {
         }
     }
 
+    /// The correction entries of `pos`: by pawns, by White's pieces and by
+    /// Black's pieces, for the side to move.
     #[inline]
-    fn correction_index(side: usize, key: u64) -> usize {
-        side * CORRECTION_SIZE + (key as usize & (CORRECTION_SIZE - 1))
+    fn correction_indices<V: Variant>(pos: &Position<V>) -> [usize; 3] {
+        let slot = |key: u64| key as usize & (CORRECTION_SIZE - 1);
+        let pieces = pos.piece_keys();
+        [
+            pos.side * CORRECTION_SIZE + slot(pos.pawn_key()),
+            (pos.side * 2) * CORRECTION_SIZE + slot(pieces[0]),
+            (pos.side * 2 + 1) * CORRECTION_SIZE + slot(pieces[1]),
+        ]
     }
 
-    /// What the static evaluation is corrected by for `side` to move with
-    /// the pawn structure `key`.
+    /// What the static evaluation of `pos` is corrected by: the sum of its
+    /// pawn structure's entry and each side's pieces' entries.
     #[inline]
-    pub fn correction(&self, side: usize, key: u64) -> i32 {
-        self.correction[Self::correction_index(side, key)] / CORRECTION_GRAIN
+    pub fn correction<V: Variant>(&self, pos: &Position<V>) -> i32 {
+        let [p, w, b] = Self::correction_indices(pos);
+        (self.correction[p] + self.pieces_correction[w] + self.pieces_correction[b]) / CORRECTION_GRAIN
     }
 
-    /// A search at `depth` found the position worth `diff` more than its
-    /// corrected static evaluation: the entry moves towards it, the more the
-    /// deeper the search.
-    pub fn update_correction(&mut self, side: usize, key: u64, depth: i32, diff: i32) {
-        let e = &mut self.correction[Self::correction_index(side, key)];
-        let w = (depth + 1).min(CORRECTION_WEIGHT_MAX);
-        let target = *e + diff * CORRECTION_GRAIN;
-        *e = ((*e * (256 - w) + target * w) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+    /// A search at `depth` found `pos` worth `diff` more than its corrected
+    /// static evaluation: each entry moves towards the value that would
+    /// have closed the gap, the more the deeper the search.
+    pub fn update_correction<V: Variant>(&mut self, pos: &Position<V>, depth: i32, diff: i32) {
+        let [p, w, b] = Self::correction_indices(pos);
+        let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let step = |e: &mut i32| {
+            let target = *e + diff * CORRECTION_GRAIN;
+            *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        };
+        step(&mut self.correction[p]);
+        step(&mut self.pieces_correction[w]);
+        step(&mut self.pieces_correction[b]);
     }
 
     /// After a cut-off: the capture `best` (if it is one) gains, the captures
@@ -280,51 +300,63 @@ mod tests {
 
     #[test]
     fn the_correction_moves_towards_what_searches_found_within_its_bound() {
+        let fen = |f: &str| Position::<Chess>::from_fen(f).unwrap();
+        let start = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let black_to_move = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        // The same pawns and White's pieces, a Black knight elsewhere.
+        let knight_moved = fen("r1bqkbnr/pppppppp/n7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // The same pieces, one pawn elsewhere.
+        let pawn_moved = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
         let mut h = History::new::<Chess>();
-        let key = 0x1234_5678_9abc_def0;
-        assert_eq!(h.correction(0, key), 0);
-        // Weight 16/256 at depth 15 and over: 100 * 256 * 16 / 256 = 1600 grains, 6 units.
-        h.update_correction(0, key, 20, 100);
-        assert_eq!((h.correction(0, key), h.correction(1, key)), (6, 0));
-        // A shallow search moves it less: weight 2 of 256 at depth 1.
+        assert_eq!(h.correction(&start), 0);
+        // Weight 16/256 at depth 15 and over: each of the three entries
+        // 100 * 256 * 16 / 256 = 1600 grains; their sum 4800 grains, 18 units.
+        h.update_correction(&start, 20, 100);
+        assert_eq!(h.correction(&start), 18);
+        assert_eq!(h.correction(&black_to_move), 0);
+        // Two entries of three shared: 3200 grains, 12 units.
+        assert_eq!(h.correction(&knight_moved), 12);
+        assert_eq!(h.correction(&pawn_moved), 12);
+        // A shallow search moves it less: weight 2 of 256 at depth 1, 2000
+        // grains an entry.
         let mut shallow = History::new::<Chess>();
-        shallow.update_correction(1, key, 1, 1000);
-        assert_eq!(shallow.correction(1, key), 7);
-        // Found again and again, it stops at its bound (64 units).
+        shallow.update_correction(&black_to_move, 1, 1000);
+        assert_eq!(shallow.correction(&black_to_move), 23);
+        // Found again and again, each entry stops at its bound (64 units).
         for _ in 0..200 {
-            h.update_correction(0, key, 20, 1000 - h.correction(0, key));
+            h.update_correction(&start, 20, 1000 - h.correction(&start));
         }
-        assert_eq!(h.correction(0, key), 64);
+        assert_eq!(h.correction(&start), 192);
         for _ in 0..200 {
-            h.update_correction(0, key, 20, -1000);
+            h.update_correction(&start, 20, -1000);
         }
-        assert_eq!(h.correction(0, key), -64);
+        assert_eq!(h.correction(&start), -192);
     }
 
     #[test]
     fn a_threads_histories_are_kept_for_its_next_search_of_the_same_board() {
         let hs = Histories::default();
-        let key = 42;
+        let pos = Position::<Chess>::startpos();
         let mut h = hs.take::<Chess>(1);
-        h.update_correction(0, key, 20, 100);
+        h.update_correction(&pos, 20, 100);
         hs.put(1, h);
         // Thread 1 gets its own back; thread 0 has none yet.
-        assert_eq!(hs.take::<Chess>(1).correction(0, key), 6);
-        assert_eq!(hs.take::<Chess>(0).correction(0, key), 0);
+        assert_eq!(hs.take::<Chess>(1).correction(&pos), 18);
+        assert_eq!(hs.take::<Chess>(0).correction(&pos), 0);
         // Taken, they are gone until given back.
-        assert_eq!(hs.take::<Chess>(1).correction(0, key), 0);
+        assert_eq!(hs.take::<Chess>(1).correction(&pos), 0);
         // Another board's size gets new histories.
         let mut h = hs.take::<Chess>(1);
-        h.update_correction(0, key, 20, 100);
+        h.update_correction(&pos, 20, 100);
         hs.put(1, h);
         let ita = hs.take::<Ita>(1);
         assert!(ita.fits::<Ita>() && !ita.fits::<Chess>());
-        assert_eq!(ita.correction(0, key), 0);
+        assert_eq!(ita.correction(&pos), 0);
         // Cleared (a new game), every thread starts again.
         let mut h = hs.take::<Chess>(0);
-        h.update_correction(0, key, 20, 100);
+        h.update_correction(&pos, 20, 100);
         hs.put(0, h);
         hs.clear();
-        assert_eq!(hs.take::<Chess>(0).correction(0, key), 0);
+        assert_eq!(hs.take::<Chess>(0).correction(&pos), 0);
     }
 }

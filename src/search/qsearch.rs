@@ -41,7 +41,7 @@ impl<V: Evaluator> Worker<'_, V> {
         let mut raw_eval = 0;
         if !in_check {
             raw_eval = self.raw_eval(pos, hit, ply);
-            let eval = self.corrected(pos, raw_eval, pos.pawn_key());
+            let eval = self.corrected(pos, raw_eval);
             if eval >= beta {
                 return eval;
             }

@@ -169,13 +169,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// `raw`, the static evaluation, corrected by what searches of
-    /// positions with the same pawns found it to miss.
+    /// positions with the same pawns, or the same pieces of a side, found
+    /// it to miss.
     #[inline]
-    pub(super) fn corrected(&self, pos: &Position<V>, raw: i32, pawns: u64) -> i32 {
+    pub(super) fn corrected(&self, pos: &Position<V>, raw: i32) -> i32 {
         if V::PAWN == 0 {
             return raw;
         }
-        (raw + self.history.correction(pos.side, pawns)).clamp(-DECISIVE + 1, DECISIVE - 1)
+        (raw + self.history.correction(pos)).clamp(-DECISIVE + 1, DECISIVE - 1)
     }
 
     /// Counts the node's share into the shared count now and then; the main
@@ -386,11 +387,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let in_check = ctx.checkers.any();
         // Check extension: a node in check searches one ply deeper.
         let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
-        let (raw_eval, pawns, eval) = if in_check {
-            (-INF, 0, -INF)
+        let (raw_eval, eval) = if in_check {
+            (-INF, -INF)
         } else {
-            let (raw, pawns) = (self.raw_eval(pos, tt_hit, ply), pos.pawn_key());
-            (raw, pawns, self.corrected(pos, raw, pawns))
+            let raw = self.raw_eval(pos, tt_hit, ply);
+            (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -446,7 +447,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             && !(bound == Bound::Lower && r.best <= eval)
             && !(bound == Bound::Upper && r.best >= eval)
         {
-            self.history.update_correction(pos.side, pawns, depth, r.best - eval);
+            self.history.update_correction(pos, depth, r.best - eval);
         }
         self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { raw_eval }, depth, bound);
         r.best
