@@ -185,13 +185,19 @@ impl<V: Variant> Position<V> {
         self.board[sq] = code(color, t);
         self.by_color[color] |= b;
         self.by_type[t as usize] |= b;
-        let z = zobrist().piece[code(color, t) as usize][sq];
+        self.toggle_keys(code(color, t), sq);
+    }
+    /// The keys with the piece `c` (colour and type) put on or taken from
+    /// `sq`: the whole key, and the pawns' or its side's pieces' key.
+    #[inline(always)]
+    fn toggle_keys(&mut self, c: u8, sq: usize) {
+        let z = zobrist().piece[c as usize][sq];
         self.key ^= z;
         if V::PAWN != 0 {
-            if t == V::PAWN {
+            if c & TYPE_MASK == V::PAWN {
                 self.pawn_key ^= z;
             } else {
-                self.piece_keys[color] ^= z;
+                self.piece_keys[(c >> COLOR_SHIFT) as usize] ^= z;
             }
         }
     }
@@ -223,15 +229,7 @@ impl<V: Variant> Position<V> {
         self.by_color[(c >> COLOR_SHIFT) as usize] &= !b;
         self.by_type[(c & TYPE_MASK) as usize] &= !b;
         self.board[sq] = 0;
-        let z = zobrist().piece[c as usize][sq];
-        self.key ^= z;
-        if V::PAWN != 0 {
-            if c & TYPE_MASK == V::PAWN {
-                self.pawn_key ^= z;
-            } else {
-                self.piece_keys[(c >> COLOR_SHIFT) as usize] ^= z;
-            }
-        }
+        self.toggle_keys(c, sq);
     }
     #[inline]
     pub fn hand_add(&mut self, color: usize, t: u8) {

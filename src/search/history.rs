@@ -43,12 +43,11 @@ pub struct History {
     /// `continuation[prev * piece_to + cur]`.
     continuation: Vec<i16>,
     counter: Vec<Move>,
-    /// `correction[side * CORRECTION_SIZE + pawn key % CORRECTION_SIZE]`, in
-    /// 1/CORRECTION_GRAIN of the evaluation's unit.
+    /// `correction[(key * 2 + side) * CORRECTION_SIZE + k % CORRECTION_SIZE]`
+    /// for the side to move and the keys `k` of the pawns (key 0), White's
+    /// pieces (1) and Black's pieces (2), in 1/CORRECTION_GRAIN of the
+    /// evaluation's unit.
     correction: Vec<i32>,
-    /// `pieces_correction[(side * 2 + colour) * CORRECTION_SIZE + piece key
-    /// of colour % CORRECTION_SIZE]`, in the same unit.
-    pieces_correction: Vec<i32>,
     /// Number of (piece type, square) pairs of the variant.
     piece_to: usize,
     squares: usize,
@@ -133,8 +132,7 @@ impl History {
             capture: vec![0; 2 * MAX_TYPES * squares * MAX_TYPES],
             continuation: vec![0; piece_to * piece_to],
             counter: vec![Move::NONE; piece_to],
-            correction: vec![0; 2 * CORRECTION_SIZE],
-            pieces_correction: vec![0; 4 * CORRECTION_SIZE],
+            correction: vec![0; 6 * CORRECTION_SIZE],
             piece_to,
             squares,
         }
@@ -237,36 +235,28 @@ impl History {
     /// Black's pieces, for the side to move.
     #[inline]
     fn correction_indices<V: Variant>(pos: &Position<V>) -> [usize; 3] {
-        let slot = |key: u64| key as usize & (CORRECTION_SIZE - 1);
-        let pieces = pos.piece_keys();
-        [
-            pos.side * CORRECTION_SIZE + slot(pos.pawn_key()),
-            (pos.side * 2) * CORRECTION_SIZE + slot(pieces[0]),
-            (pos.side * 2 + 1) * CORRECTION_SIZE + slot(pieces[1]),
-        ]
+        let [white, black] = pos.piece_keys();
+        let entry = |i: usize, k: u64| (i * 2 + pos.side) * CORRECTION_SIZE + (k as usize & (CORRECTION_SIZE - 1));
+        [entry(0, pos.pawn_key()), entry(1, white), entry(2, black)]
     }
 
     /// What the static evaluation of `pos` is corrected by: the sum of its
     /// pawn structure's entry and each side's pieces' entries.
     #[inline]
     pub fn correction<V: Variant>(&self, pos: &Position<V>) -> i32 {
-        let [p, w, b] = Self::correction_indices(pos);
-        (self.correction[p] + self.pieces_correction[w] + self.pieces_correction[b]) / CORRECTION_GRAIN
+        Self::correction_indices(pos).iter().map(|&i| self.correction[i]).sum::<i32>() / CORRECTION_GRAIN
     }
 
     /// A search at `depth` found `pos` worth `diff` more than its corrected
     /// static evaluation: each entry moves towards the value that would
     /// have closed the gap, the more the deeper the search.
     pub fn update_correction<V: Variant>(&mut self, pos: &Position<V>, depth: i32, diff: i32) {
-        let [p, w, b] = Self::correction_indices(pos);
         let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
-        let step = |e: &mut i32| {
+        for i in Self::correction_indices(pos) {
+            let e = &mut self.correction[i];
             let target = *e + diff * CORRECTION_GRAIN;
             *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
-        };
-        step(&mut self.correction[p]);
-        step(&mut self.pieces_correction[w]);
-        step(&mut self.pieces_correction[b]);
+        }
     }
 
     /// After a cut-off: the capture `best` (if it is one) gains, the captures
