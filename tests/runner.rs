@@ -799,9 +799,9 @@ const SPSA_AFTER_4: &str = "\
 seed 7
 iterations 4
 done 4
-theta TUNE_RFP_MARGIN 90.4
-theta TUNE_FUTILITY_MARGIN 119.6
-theta TUNE_LMR_DIVISOR 225.6
+theta TUNE_RFP_MARGIN 89.91659497171604
+theta TUNE_FUTILITY_MARGIN 120.99097345274352
+theta TUNE_LMR_DIVISOR 224.87489245757408
 ";
 
 #[cfg(feature = "tune")]
@@ -816,23 +816,24 @@ fn spsa_tunes_from_the_file_to_the_state() {
         assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
     }
     // theta moves after the pairs the two sides did not share evenly: by
-    // a_k / c_k * result * flip (pairs 1 to 3 even; pair 4 won by one
-    // point by the minus side: 0.4 for RFP_MARGIN and FUTILITY_MARGIN,
-    // 0.6 for LMR_DIVISOR, each in the direction of its own flip).
+    // a_k / c_k * result * flip (pairs 1 and 4 even; pairs 2 and 3 won by
+    // one point by the minus side: about 0.5 for RFP_MARGIN and
+    // FUTILITY_MARGIN, 0.8 then 0.7 for LMR_DIVISOR, each in the direction
+    // of that iteration's own flip, so pair 3 undoes part of pair 2's step).
     let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
     assert_eq!(
         lines,
         [
             "Iteration 1 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
-            "Iteration 2 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
-            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
-            "Iteration 4 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=90.40 TUNE_FUTILITY_MARGIN=119.60 TUNE_LMR_DIVISOR=225.60",
+            "Iteration 2 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.46 TUNE_FUTILITY_MARGIN=120.54 TUNE_LMR_DIVISOR=224.19",
+            "Iteration 3 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.92 TUNE_FUTILITY_MARGIN=120.99 TUNE_LMR_DIVISOR=224.87",
+            "Iteration 4 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.92 TUNE_FUTILITY_MARGIN=120.99 TUNE_LMR_DIVISOR=224.87",
         ]
     );
     assert!(
         r.stdout.ends_with(
             "SPSA finished: 4 of 4 iterations\n\
-             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=120 option.TUNE_LMR_DIVISOR=226\n"
+             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=121 option.TUNE_LMR_DIVISOR=225\n"
         ),
         "{}",
         r.stdout
