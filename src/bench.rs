@@ -7,7 +7,10 @@ use crate::eval::Evaluation;
 use crate::registry::{RuleOptions, VariantId};
 use crate::tt::TranspositionTable;
 
-pub const DEFAULT_DEPTH: i32 = 7;
+/// Deep enough for every part of the search to act in the signature: the
+/// singular extension needs a node of depth `SE_MIN_DEPTH` below the root.
+pub const DEFAULT_DEPTH: i32 = 9;
+const _: () = assert!(DEFAULT_DEPTH > crate::search::params::SE_MIN_DEPTH);
 
 /// Runs the bench, each variant with the evaluation `eval_of` gives its
 /// game (the engine's); returns the lines to print.
