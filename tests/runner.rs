@@ -819,7 +819,8 @@ fn spsa_tunes_from_the_file_to_the_state() {
     // a_k / c_k * result * flip (pairs 1 and 4 even; pairs 2 and 3 won by
     // one point by the minus side: about 0.5 for RFP_MARGIN and
     // FUTILITY_MARGIN, 0.8 then 0.7 for LMR_DIVISOR, each in the direction
-    // of that iteration's own flip, so pair 3 undoes part of pair 2's step).
+    // of that iteration's own flip: pair 3 takes RFP_MARGIN and
+    // LMR_DIVISOR back most of the way, FUTILITY_MARGIN further up).
     let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
     assert_eq!(
         lines,
