@@ -26,6 +26,10 @@ use crate::position::Position;
 use crate::variant::{MAX_TYPES, Variant};
 use std::sync::Mutex;
 
+/// The keys the evaluation's correction is kept by: the pawns', White's
+/// pieces' and Black's pieces'.
+const CORRECTION_KEYS: usize = 3;
+
 /// A move as the continuation history sees it: piece type and destination.
 /// `NONE` (a null move, or before the root) has no continuation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,9 +48,9 @@ pub struct History {
     continuation: Vec<i16>,
     counter: Vec<Move>,
     /// `correction[(key * 2 + side) * CORRECTION_SIZE + k % CORRECTION_SIZE]`
-    /// for the side to move and the keys `k` of the pawns (key 0), White's
-    /// pieces (1) and Black's pieces (2), in 1/CORRECTION_GRAIN of the
-    /// evaluation's unit.
+    /// for the side to move and the [`CORRECTION_KEYS`] keys `k`: the pawns'
+    /// (key 0), White's pieces' (1) and Black's pieces' (2), in
+    /// 1/CORRECTION_GRAIN of the evaluation's unit.
     correction: Vec<i32>,
     /// Number of (piece type, square) pairs of the variant.
     piece_to: usize,
@@ -132,7 +136,7 @@ impl History {
             capture: vec![0; 2 * MAX_TYPES * squares * MAX_TYPES],
             continuation: vec![0; piece_to * piece_to],
             counter: vec![Move::NONE; piece_to],
-            correction: vec![0; 6 * CORRECTION_SIZE],
+            correction: vec![0; CORRECTION_KEYS * 2 * CORRECTION_SIZE],
             piece_to,
             squares,
         }
@@ -234,7 +238,7 @@ impl History {
     /// The correction entries of `pos`: by pawns, by White's pieces and by
     /// Black's pieces, for the side to move.
     #[inline]
-    fn correction_indices<V: Variant>(pos: &Position<V>) -> [usize; 3] {
+    fn correction_indices<V: Variant>(pos: &Position<V>) -> [usize; CORRECTION_KEYS] {
         let [white, black] = pos.piece_keys();
         let entry = |i: usize, k: u64| (i * 2 + pos.side) * CORRECTION_SIZE + (k as usize & (CORRECTION_SIZE - 1));
         [entry(0, pos.pawn_key()), entry(1, white), entry(2, black)]
