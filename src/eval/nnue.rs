@@ -388,8 +388,9 @@ impl Network {
     /// The accumulator of one side's features, from scratch.
     fn refresh(&self, features: &[u16], acc: &mut [i16]) {
         acc.copy_from_slice(&self.ft_bias);
-        for &f in features {
-            add_row(acc, self.row(f as usize));
+        for chunk in features.chunks(MAX_CHANGES) {
+            let rows: Rows = chunk.iter().map(|&f| self.row(f as usize)).collect();
+            add_sub(acc, &rows, &[]);
         }
     }
 
@@ -437,27 +438,46 @@ impl Network {
     }
 }
 
+/// Rows of the feature weights to add to, or take from, an accumulator.
+type Rows<'a> = arrayvec::ArrayVec<&'a [i16], MAX_CHANGES>;
+
+/// The widest block of an accumulator held in registers at once: four
+/// 256-bit registers (two of 512 bits).
+const WIDE: usize = 4 * LANES;
+
+/// `acc` plus the rows `adds` minus the rows `subs` (each as long as
+/// `acc`), in wrapping i16 arithmetic.
 #[inline(always)]
-fn add_row(acc: &mut [i16], row: &[i16]) {
-    for (a, r) in acc.chunks_exact_mut(LANES).zip(row.chunks_exact(LANES)) {
-        let mut v = [0i16; LANES];
-        v.copy_from_slice(a);
-        add_block(&mut v, r);
-        a.copy_from_slice(&v);
+fn add_sub(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    if acc.len().is_multiple_of(WIDE) {
+        add_sub_blocks::<WIDE>(acc, adds, subs);
+    } else {
+        add_sub_blocks::<LANES>(acc, adds, subs);
     }
 }
 
+/// [`add_sub`] a block of `W` values at a time: the block stays in a local
+/// array (the compiler keeps it in vector registers) while every row's
+/// part is added or taken, so each value of `acc` is read and written once
+/// however many rows change.
 #[inline(always)]
-fn add_block(v: &mut [i16; LANES], row: &[i16]) {
-    for (x, &r) in v.iter_mut().zip(row) {
-        *x = x.wrapping_add(r);
-    }
-}
-
-#[inline(always)]
-fn sub_block(v: &mut [i16; LANES], row: &[i16]) {
-    for (x, &r) in v.iter_mut().zip(row) {
-        *x = x.wrapping_sub(r);
+fn add_sub_blocks<const W: usize>(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    let (blocks, _) = acc.as_chunks_mut::<W>();
+    for (k, block) in blocks.iter_mut().enumerate() {
+        let mut v = *block;
+        for row in adds {
+            let r = &row.as_chunks::<W>().0[k];
+            for i in 0..W {
+                v[i] = v[i].wrapping_add(r[i]);
+            }
+        }
+        for row in subs {
+            let r = &row.as_chunks::<W>().0[k];
+            for i in 0..W {
+                v[i] = v[i].wrapping_sub(r[i]);
+            }
+        }
+        *block = v;
     }
 }
 
@@ -662,28 +682,18 @@ fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
 }
 
 /// Both accumulators with the changes `list` applied: to `base`'s, or to
-/// their own without one. One block of `LANES` at a time is held in a local
-/// array (the compiler keeps it in a vector register): one pass over each
-/// accumulator, however many changes.
+/// their own without one.
 fn apply(net: &Network, list: &[Change], base: Option<&[Vec<i16>; 2]>, acc: &mut [Vec<i16>; 2]) {
     for (persp, a) in acc.iter_mut().enumerate() {
-        for (k, block) in a.chunks_exact_mut(LANES).enumerate() {
-            let span = k * LANES..(k + 1) * LANES;
-            let mut v = [0i16; LANES];
-            v.copy_from_slice(match base {
-                Some(b) => &b[persp][span.clone()],
-                None => block,
-            });
-            for c in list {
-                let row = &net.row(c.feature[persp])[span.clone()];
-                if c.add {
-                    add_block(&mut v, row);
-                } else {
-                    sub_block(&mut v, row);
-                }
-            }
-            block.copy_from_slice(&v);
+        if let Some(b) = base {
+            a.copy_from_slice(&b[persp]);
         }
+        let (mut adds, mut subs) = (Rows::new(), Rows::new());
+        for c in list {
+            let row = net.row(c.feature[persp]);
+            if c.add { adds.push(row) } else { subs.push(row) }
+        }
+        add_sub(a, &adds, &subs);
     }
 }
 
