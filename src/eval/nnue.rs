@@ -390,7 +390,7 @@ impl Network {
         acc.copy_from_slice(&self.ft_bias);
         for chunk in features.chunks(MAX_CHANGES) {
             let rows: Rows = chunk.iter().map(|&f| self.row(f as usize)).collect();
-            add_sub(acc, &rows, &[]);
+            add_sub(acc, None, &rows, &[]);
         }
     }
 
@@ -445,26 +445,27 @@ type Rows<'a> = arrayvec::ArrayVec<&'a [i16], MAX_CHANGES>;
 /// 256-bit registers (two of 512 bits).
 const WIDE: usize = 4 * LANES;
 
-/// `acc` plus the rows `adds` minus the rows `subs` (each as long as
-/// `acc`), in wrapping i16 arithmetic.
+/// `acc` becomes `from` (`acc` itself without one) plus the rows `adds`
+/// minus the rows `subs` (each as long as `acc`), in wrapping i16 arithmetic.
 #[inline(always)]
-fn add_sub(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+fn add_sub(acc: &mut [i16], from: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
     if acc.len().is_multiple_of(WIDE) {
-        add_sub_blocks::<WIDE>(acc, adds, subs);
+        add_sub_blocks::<WIDE>(acc, from, adds, subs);
     } else {
-        add_sub_blocks::<LANES>(acc, adds, subs);
+        add_sub_blocks::<LANES>(acc, from, adds, subs);
     }
 }
 
 /// [`add_sub`] a block of `W` values at a time: the block stays in a local
 /// array (the compiler keeps it in vector registers) while every row's
-/// part is added or taken, so each value of `acc` is read and written once
-/// however many rows change.
+/// part is added or taken, so each value is read (from `from` or `acc`)
+/// and written once however many rows change.
 #[inline(always)]
-fn add_sub_blocks<const W: usize>(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+fn add_sub_blocks<const W: usize>(acc: &mut [i16], from: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
+    let from = from.map(|f| f.as_chunks::<W>().0);
     let (blocks, _) = acc.as_chunks_mut::<W>();
     for (k, block) in blocks.iter_mut().enumerate() {
-        let mut v = *block;
+        let mut v = from.map_or(*block, |f| f[k]);
         for row in adds {
             let r = &row.as_chunks::<W>().0[k];
             for i in 0..W {
@@ -685,15 +686,12 @@ fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
 /// their own without one.
 fn apply(net: &Network, list: &[Change], base: Option<&[Vec<i16>; 2]>, acc: &mut [Vec<i16>; 2]) {
     for (persp, a) in acc.iter_mut().enumerate() {
-        if let Some(b) = base {
-            a.copy_from_slice(&b[persp]);
-        }
         let (mut adds, mut subs) = (Rows::new(), Rows::new());
         for c in list {
             let row = net.row(c.feature[persp]);
             if c.add { adds.push(row) } else { subs.push(row) }
         }
-        add_sub(a, &adds, &subs);
+        add_sub(a, base.map(|b| b[persp].as_slice()), &adds, &subs);
     }
 }
 
