@@ -16,7 +16,7 @@ fn loading_an_eval_file_a_thousand_times_leaves_the_memory_where_it_was() {
     let mut engine = Engine::new();
     let load = |engine: &mut Engine| {
         let net = engine.set_eval_file(Some("weights/chess.nn")).expect("the chess network");
-        assert_eq!(net, "EvalFile weights/chess.nn: chess network loaded (864x256 SCReLU)");
+        assert_eq!(net, "EvalFile weights/chess.nn: chess network loaded (864x256 SCReLU, 8 output buckets)");
         let weights = engine.set_eval_file(Some("weights/chess.weights")).expect("the chess weights");
         assert!(weights.starts_with("EvalFile weights/chess.weights: chess weights loaded ("), "{weights}");
     };
