@@ -322,8 +322,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
 
     /// Pruning before any move is searched (non-PV nodes not in check):
     /// reverse futility, razoring and null move. Returns the node's value when it prunes.
-    fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32) -> Option<i32> {
-        let (eval, depth, ply) = (n.eval, n.depth, n.ply);
+    fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32, tt: Option<TtHit>) -> Option<i32> {
+        let (depth, ply) = (n.depth, n.ply);
+        // The table's value, where its bound says it is a better guess than
+        // the static evaluation (a lower bound above it, an upper bound below).
+        let eval = match tt.map(|h| (from_tt(h.score, ply), h.bound)) {
+            Some((v, b))
+                if v.abs() < DECISIVE
+                    && (b == Bound::Exact
+                        || (b == Bound::Lower && v > n.eval)
+                        || (b == Bound::Upper && v < n.eval)) =>
+            {
+                v
+            }
+            _ => n.eval,
+        };
         if depth <= RFP_MAX_DEPTH && eval - tp!(RFP_MARGIN) * (depth - i32::from(n.improving)) >= beta {
             return Some(eval);
         }
@@ -404,7 +417,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             && ply > 0
             && excluded == Move::NONE
             && beta.abs() < DECISIVE
-            && let Some(v) = self.prune_node(pos, &node, alpha, beta)
+            && let Some(v) = self.prune_node(pos, &node, alpha, beta, tt_hit)
         {
             return v;
         }
