@@ -1,6 +1,7 @@
 //! One search thread's alpha-beta: principal-variation search with a
-//! transposition table; before the moves: reverse futility pruning (by
-//! whether the position improves), razoring, null move (where the variant
+//! transposition table; before the moves, by the evaluation or the table's
+//! value where its bound says it is the better guess: reverse futility
+//! pruning (by whether the position improves), razoring, null move (where the variant
 //! allows it: `Variant::NULL_MOVE_OK`), internal iterative reduction and
 //! singular extension with multi-cut; per move: late-move, futility and SEE
 //! pruning, late-move reductions by history and improvement, check
@@ -321,22 +322,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Pruning before any move is searched (non-PV nodes not in check):
-    /// reverse futility, razoring and null move. Returns the node's value when it prunes.
+    /// reverse futility, razoring and null move, by [`pruning_eval`]. Returns
+    /// the node's value when it prunes.
     fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32, tt: Option<TtHit>) -> Option<i32> {
         let (depth, ply) = (n.depth, n.ply);
-        // The table's value, where its bound says it is a better guess than
-        // the static evaluation (a lower bound above it, an upper bound below).
-        let eval = match tt.map(|h| (from_tt(h.score, ply), h.bound)) {
-            Some((v, b))
-                if v.abs() < DECISIVE
-                    && (b == Bound::Exact
-                        || (b == Bound::Lower && v > n.eval)
-                        || (b == Bound::Upper && v < n.eval)) =>
-            {
-                v
-            }
-            _ => n.eval,
-        };
+        let eval = pruning_eval(n.eval, tt, ply);
         if depth <= RFP_MAX_DEPTH && eval - tp!(RFP_MARGIN) * (depth - i32::from(n.improving)) >= beta {
             return Some(eval);
         }
@@ -664,6 +654,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             pawns_kings |= pos.by_type[V::KING as usize];
         }
         (us & !pawns_kings).any() || pos.hand_count(pos.side) > 0
+    }
+}
+
+/// The value a node's pruning goes by: the table's value where its bound
+/// says it is a better guess than the static evaluation `eval` (exact, a
+/// lower bound above it, an upper bound below it), else `eval`.
+fn pruning_eval(eval: i32, tt: Option<TtHit>, ply: usize) -> i32 {
+    match tt.map(|h| (from_tt(h.score, ply), h.bound)) {
+        Some((v, b))
+            if v.abs() < DECISIVE
+                && (b == Bound::Exact || (b == Bound::Lower && v > eval) || (b == Bound::Upper && v < eval)) =>
+        {
+            v
+        }
+        _ => eval,
     }
 }
 
