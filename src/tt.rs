@@ -112,6 +112,16 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u
         | (((eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i64 as u64) & 0x3FFF) << 50)
 }
 
+/// The move of a data word: `Move::NONE` where the entry keeps none (stored
+/// as `Move::NULL`, or as `Move::NONE`'s low bits).
+#[inline]
+fn unpack_move(data: u64) -> Move {
+    match (data & 0x7F_FFFF) as u32 {
+        0 | 0x7F_FFFF => Move::NONE,
+        m => Move(m),
+    }
+}
+
 impl TranspositionTable {
     pub fn new(mib: usize) -> Self {
         let bytes = mib.max(1) * 1024 * 1024;
@@ -165,7 +175,7 @@ impl TranspositionTable {
                     _ => return None,
                 };
                 return Some(TtHit {
-                    mv: Move((data & 0x7F_FFFF) as u32),
+                    mv: unpack_move(data),
                     bound,
                     depth: ((data >> 28) & 63) as i32,
                     score: (data >> 34) as u16 as i16 as i32,
@@ -177,6 +187,7 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let mv = if mv.is_null() { Move::NONE } else { mv };
         let bucket = &self.bucket(key).0;
         let generation = self.generation.load(Ordering::Relaxed) & 7;
         let mut victim = 0;
@@ -186,8 +197,8 @@ impl TranspositionTable {
             let k = e.key.load(Ordering::Relaxed) ^ data;
             if data == 0 || k == key {
                 // Same position: keep an older move when this store has none.
-                let keep_old = k == key && (mv == Move::NONE || mv.is_null());
-                let mv = if keep_old { Move((data & 0x7F_FFFF) as u32) } else { mv };
+                let keep_old = k == key && mv == Move::NONE;
+                let mv = if keep_old { unpack_move(data) } else { mv };
                 if k == key && bound != Bound::Exact && depth + 2 < ((data >> 28) & 63) as i32 {
                     return;
                 }
@@ -203,7 +214,6 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let mv = if mv == Move::NONE { Move::NULL } else { mv };
         let d = pack(mv, score, eval, depth, bound, generation);
         bucket[victim].key.store(key ^ d, Ordering::Relaxed);
         bucket[victim].data.store(d, Ordering::Relaxed);
@@ -261,5 +271,21 @@ mod tests {
         assert!(tt.probe(key).is_none());
         tt.store(key, Move::NULL, 5, 6, 7, Bound::Upper);
         assert_eq!(tt.probe(key).map(|h| (h.score, h.eval, h.depth)), Some((5, 6, 7)));
+    }
+
+    /// An entry stored without a move, in an empty slot or over one of the
+    /// same position, comes back with `Move::NONE`; over one with a move,
+    /// it keeps that move.
+    #[test]
+    fn an_entry_without_a_move_probes_as_none() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(12, 28, Kind::Normal, 0);
+        for (key, first) in [(0x1234_5678_u64, Move::NONE), (0x2345_6789, Move::NULL), (0x3456_789A, m)] {
+            tt.store(key, first, 1, 2, 3, Bound::Upper);
+            let want = if first == m { m } else { Move::NONE };
+            assert_eq!(tt.probe(key).map(|h| h.mv), Some(want));
+            tt.store(key, Move::NONE, 4, 5, 6, Bound::Upper);
+            assert_eq!(tt.probe(key).map(|h| (h.mv, h.score)), Some((want, 4)));
+        }
     }
 }

@@ -299,7 +299,6 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let tt_value = from_tt(h.score, n.ply);
         if n.depth < SE_MIN_DEPTH
             || h.mv == Move::NONE
-            || h.mv.is_null()
             || h.depth < n.depth - SE_TT_DEPTH_MARGIN
             || h.bound == Bound::Upper
             || tt_value.abs() >= DECISIVE
@@ -398,9 +397,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        // Internal iterative reduction: without a move from the table, this
-        // node was not searched before and is searched less deep.
-        let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
+        // Internal iterative reduction: a node the table does not know was
+        // not searched before and is searched less deep. One it knows
+        // without a move (it failed low: most often a node where every
+        // move fails low again) keeps its depth.
+        let depth = if tt_hit.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
         let mut node = Node { depth, ply, in_check, eval, improving, tt_move, extension: 0 };
         if !pv_node
             && !in_check
