@@ -1,5 +1,7 @@
-//! Iterative deepening with aspiration windows, and the root's move loop.
+//! Iterative deepening with aspiration windows, and the root's move loop
+//! (late quiet moves reduced as at any PV node).
 
+use super::movepick::is_tactical;
 use super::params::*;
 use super::worker::Worker;
 use crate::eval::Evaluator;
@@ -24,7 +26,14 @@ impl<V: Evaluator> Worker<'_, V> {
             if i == pv_idx {
                 v = -self.search(&child, -beta, -alpha, new_depth, 1);
             } else {
-                v = -self.search(&child, -alpha - 1, -alpha, new_depth, 1);
+                // Late quiet moves are searched less deep first, as in
+                // any PV node (one ply less reduced).
+                let r = if is_tactical(root, m) { 0 } else { (reduction(depth, i - pv_idx + 1) - 1).max(0) };
+                let r = r.min(new_depth - 1).max(0);
+                v = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1);
+                if v > alpha && r > 0 {
+                    v = -self.search(&child, -alpha - 1, -alpha, new_depth, 1);
+                }
                 if v > alpha && v < beta {
                     v = -self.search(&child, -beta, -alpha, new_depth, 1);
                 }
