@@ -3,7 +3,7 @@
 
 use super::movepick::is_tactical;
 use super::params::*;
-use super::worker::Worker;
+use super::worker::{Window, Worker};
 use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, plies_to_end};
@@ -19,26 +19,12 @@ impl<V: Evaluator> Worker<'_, V> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
-            let new_depth = depth - 1;
             self.stack[0] = self.history.piece_to(root, m);
-            self.keys.push(child.key);
-            let mut v;
-            if i == pv_idx {
-                v = -self.search(&child, -beta, -alpha, new_depth, 1);
-            } else {
-                // Late quiet moves are searched less deep first, as in
-                // any PV node (one ply less reduced).
-                let r = if is_tactical(root, m) { 0 } else { (reduction(depth, i - pv_idx + 1) - 1).max(0) };
-                let r = r.min(new_depth - 1).max(0);
-                v = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1);
-                if v > alpha && r > 0 {
-                    v = -self.search(&child, -alpha - 1, -alpha, new_depth, 1);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(&child, -beta, -alpha, new_depth, 1);
-                }
-            }
-            self.keys.pop();
+            // Late quiet moves are searched less deep first, as at any PV
+            // node (one ply less reduced); the PV search of a node's child.
+            let n = i - pv_idx + 1;
+            let r = if is_tactical(root, m) { 0 } else { (reduction(depth, n) - 1).max(0) };
+            let v = self.search_child(&child, Window { alpha, beta, pv_node: true }, depth, 0, n, r);
             if self.shared.stopped() {
                 break;
             }

@@ -74,10 +74,10 @@ pub(super) fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
 
 /// A node's window, and whether it was opened as a PV node.
 #[derive(Clone, Copy)]
-struct Window {
-    alpha: i32,
-    beta: i32,
-    pv_node: bool,
+pub(super) struct Window {
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
+    pub(super) pv_node: bool,
 }
 
 /// What the move loop needs to know about its node.
@@ -617,7 +617,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// Principal-variation search of one child: the first move with the full
     /// window, later ones with a null window (`reduction` plies less deep),
     /// then again at full depth and window while they beat alpha.
-    fn search_child(
+    pub(super) fn search_child(
         &mut self,
         child: &Position<V>,
         w: Window,
