@@ -45,12 +45,23 @@ struct Running {
     handle: JoinHandle<u64>,
 }
 
+/// The `position` command the game was last set from: GUIs send the whole
+/// game with every move, and a command that repeats this one and adds moves
+/// plays only the added ones (a game of thousands of plies is then read in
+/// microseconds, not milliseconds of the engine's clock).
+struct LastPosition {
+    fen: Option<String>,
+    moves: Vec<String>,
+}
+
 /// The engine's state is private: the protocols read it through the
 /// accessors, change it through the setters (which check their input and
 /// wait for a running search where they must), and learn what a search
 /// finds from its events ([`Engine::events`]).
 pub struct Engine {
     game: Box<dyn EngineGame>,
+    /// What `game` was set from, while nothing else has changed it.
+    last_position: Option<LastPosition>,
     hash_mb: usize,
     threads: usize,
     multipv: usize,
@@ -97,6 +108,7 @@ impl Engine {
         let (events_tx, events) = unbounded();
         Engine {
             game: new_game_with(VARIANTS[0], &RuleOptions::default()).expect("default variant"),
+            last_position: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
@@ -152,6 +164,7 @@ impl Engine {
     /// Plays one more move in the current game (waiting for a running search).
     pub fn push_move(&mut self, mv: &str) -> Result<(), MoveError> {
         self.wait();
+        self.last_position = None;
         self.game.push_move(mv)
     }
 
@@ -249,6 +262,7 @@ impl Engine {
         let g = new_game_with(name, &self.rules).ok_or_else(unknown)?;
         self.wait();
         self.game = g;
+        self.last_position = None;
         self.clear_memory();
         Ok(())
     }
@@ -371,6 +385,7 @@ impl Engine {
         self.wait();
         self.clear_memory();
         self.game = new_game_with(self.variant(), &self.rules).expect("current variant");
+        self.last_position = None;
     }
 
     pub fn rules(&self) -> &RuleOptions {
@@ -397,9 +412,29 @@ impl Engine {
         Ok(rebuilt)
     }
 
+    /// Sets the game from a start position (`None`: the variant's) and
+    /// moves; on an error the game stays as it was.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         self.wait();
-        self.game.set_position(fen, moves)
+        let played = self.game.moves_played();
+        if let Some(last) = &mut self.last_position
+            && last.fen.as_deref() == fen
+            && last.moves.len() == played
+            && moves.len() >= played
+            && last.moves.iter().zip(moves).all(|(a, b)| a == b)
+        {
+            let mut game = self.game.clone_engine_game();
+            for m in &moves[played..] {
+                game.push_move(m)?;
+            }
+            self.game = game;
+            last.moves.extend(moves[played..].iter().map(|m| m.to_string()));
+            return Ok(());
+        }
+        self.game.set_position(fen, moves)?;
+        self.last_position =
+            Some(LastPosition { fen: fen.map(str::to_string), moves: moves.iter().map(|m| m.to_string()).collect() });
+        Ok(())
     }
 
     pub fn searching(&self) -> bool {
@@ -430,6 +465,7 @@ impl Engine {
     /// opponent played the move a pondering search (see
     /// [`Engine::go_after`]) expected, so it searches this position already.
     pub fn push_move_searching(&mut self, mv: &str) -> Result<(), MoveError> {
+        self.last_position = None;
         self.game.push_move(mv)
     }
 
@@ -511,5 +547,58 @@ impl Engine {
 
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(e: &mut Engine, fen: Option<&str>, moves: &str) -> Result<(), PositionError> {
+        e.set_position(fen, &moves.split_whitespace().collect::<Vec<_>>())
+    }
+
+    /// The FEN a fresh engine reads from the same command.
+    fn fresh(fen: Option<&str>, moves: &str) -> String {
+        let mut e = Engine::new();
+        set(&mut e, fen, moves).expect("a legal command");
+        e.game().fen()
+    }
+
+    /// The moves `last_position` holds (what the next command may extend).
+    fn kept(e: &Engine) -> Option<usize> {
+        e.last_position.as_ref().map(|l| l.moves.len())
+    }
+
+    #[test]
+    fn a_position_command_that_adds_moves_plays_only_those() {
+        let mut e = Engine::new();
+        set(&mut e, None, "e2e4 e7e5").unwrap();
+        assert_eq!(e.game().fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
+        set(&mut e, None, "e2e4 e7e5 g1f3").unwrap();
+        assert_eq!((e.game().fen(), kept(&e)), (fresh(None, "e2e4 e7e5 g1f3"), Some(3)));
+        // An illegal added move: the error, and the game as it was.
+        let err = set(&mut e, None, "e2e4 e7e5 g1f3 b8b6").unwrap_err();
+        assert_eq!(err, PositionError::Move(MoveError::Illegal { text: "b8b6".into(), rule: None }));
+        assert_eq!((e.game().fen(), kept(&e)), (fresh(None, "e2e4 e7e5 g1f3"), Some(3)));
+        // A move taken back, another line, another start: read from the start.
+        set(&mut e, None, "e2e4 e7e5").unwrap();
+        assert_eq!(e.game().fen(), fresh(None, "e2e4 e7e5"));
+        set(&mut e, None, "d2d4 d7d5").unwrap();
+        assert_eq!(e.game().fen(), fresh(None, "d2d4 d7d5"));
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        set(&mut e, Some(kiwipete), "e1g1").unwrap();
+        set(&mut e, Some(kiwipete), "e1g1 a8b8").unwrap();
+        assert_eq!((e.game().fen(), kept(&e)), (fresh(Some(kiwipete), "e1g1 a8b8"), Some(2)));
+        // A move played another way: the next command is read whole.
+        e.push_move("d5e6").unwrap();
+        assert_eq!(kept(&e), None);
+        set(&mut e, Some(kiwipete), "e1g1 a8b8 c3b5").unwrap();
+        assert_eq!(e.game().fen(), fresh(Some(kiwipete), "e1g1 a8b8 c3b5"));
+        // So is the first command of a new game.
+        e.new_game();
+        assert_eq!(kept(&e), None);
+        set(&mut e, None, "e2e4").unwrap();
+        assert_eq!(e.game().fen(), fresh(None, "e2e4"));
     }
 }

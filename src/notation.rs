@@ -61,14 +61,22 @@ impl<V: Variant> Position<V> {
         if !looks_like_move(text) {
             return Err(MoveError::NotAMove { text: text.into() });
         }
+        let mut squares = Vec::new();
         for sq in square_tokens(text) {
-            if V::G::parse_square(sq).is_none() {
+            let Some(s) = V::G::parse_square(sq) else {
                 return Err(MoveError::NotASquare { text: text.into(), square: sq.into(), variant: V::NAME });
-            }
+            };
+            squares.push(s);
         }
+        // Every move's text names its destination or (a drop aside) its
+        // origin, the castling king's square included: only those moves are
+        // written out to compare (a `position` command replays every move of
+        // the game, and a long game holds thousands).
+        let named = |m: Move| squares.contains(&m.to()) || (m.kind() != Kind::Drop && squares.contains(&m.from()));
         legal
             .iter()
             .copied()
+            .filter(|&m| named(m))
             .find(|&m| self.move_to_canonical(m) == text)
             .ok_or_else(|| MoveError::Illegal { text: text.into(), rule: None })
     }
@@ -107,4 +115,48 @@ fn square_tokens(text: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::errors::MoveError;
+    use crate::registry::{RuleOptions, VariantId, VariantVisitor};
+    use crate::variants::EngineVariant;
+
+    /// Every legal move's canonical text, read among the position's legal
+    /// moves, is that move. Returns the moves tried.
+    struct ReadBack;
+    impl VariantVisitor for ReadBack {
+        type Out = usize;
+        fn visit<V: EngineVariant>(self) -> usize {
+            let mut tried = 0;
+            crate::testing::random_games::<V>(7, 8, 120, |pos, moves, rng| {
+                for &m in moves {
+                    let text = pos.move_to_canonical(m);
+                    assert_eq!(pos.parse_uci_move_among(&text, moves), Ok(m), "{}: {} {text}", V::NAME, pos.fen());
+                }
+                tried += moves.len();
+                moves[rng.below(moves.len())]
+            });
+            tried
+        }
+    }
+
+    #[test]
+    fn every_moves_text_reads_back_to_that_move() {
+        for &v in VariantId::ALL {
+            let tried = v.visit(&RuleOptions::default(), ReadBack);
+            assert!(tried > 1000, "{}: {tried}", v.name());
+        }
+    }
+
+    #[test]
+    fn a_text_naming_no_legal_move_says_why() {
+        let pos = crate::position::Position::<crate::variants::chess::Chess>::startpos();
+        let err = |t: &str| pos.parse_uci_move(t).unwrap_err();
+        assert_eq!(err("e2e5"), MoveError::Illegal { text: "e2e5".into(), rule: None });
+        assert_eq!(err("0000"), MoveError::Illegal { text: "0000".into(), rule: None });
+        assert_eq!(err("e2"), MoveError::NotAMove { text: "e2".into() });
+        assert!(matches!(err("e2e9"), MoveError::NotASquare { square, .. } if square == "e9"));
+    }
 }
