@@ -5,6 +5,7 @@
 //! still be read in a few milliseconds.
 
 use calvin::registry::{VARIANTS, new_game};
+use calvin::rng::SplitMix64;
 use std::time::Instant;
 
 /// The longest game played for each variant, in plies.
@@ -19,20 +20,17 @@ fn main() {
         if !only.is_empty() && !only.iter().any(|o| o == v) {
             continue;
         }
-        // A pseudo-random game (a fixed generator: the same game every run)
-        // to its end or PLIES.
+        // A pseudo-random game (a fixed seed: the same game every run) to
+        // its end or PLIES.
         let mut game = new_game(v).expect("variant");
         let mut moves = Vec::new();
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = SplitMix64::new(1);
         while moves.len() < PLIES && game.outcome().is_none() {
             let legal = game.legal_moves();
             if legal.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let m = legal[(state % legal.len() as u64) as usize].clone();
+            let m = legal[rng.below(legal.len())].clone();
             game.push_move(&m).expect("a legal move");
             moves.push(m);
         }
