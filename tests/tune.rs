@@ -46,9 +46,10 @@ fn the_default_build_has_no_tunable_options() {
 fn tunable_options_are_listed_with_their_bounds() {
     let out = session("uci\nquit\n");
     let tune = lines_with(&out, "option name TUNE_");
-    assert_eq!(tune.len(), 16, "{tune:?}");
+    assert_eq!(tune.len(), 21, "{tune:?}");
     assert_eq!(tune[1], "option name TUNE_RFP_MARGIN type spin default 90 min 20 max 300");
     assert_eq!(tune[13], "option name TUNE_LMR_DIVISOR type spin default 225 min 100 max 500");
+    assert_eq!(tune[18], "option name TUNE_PROBCUT_MARGIN type spin default 0 min 0 max 600");
 }
 
 /// The defaults search exactly as the default build ([`DEFAULT_BENCH`]); another
@@ -75,6 +76,33 @@ fn tunable_options_change_the_search() {
         [
             "info string error TUNE_RFP_MARGIN must be 20..300",
             "info string error option tune_rfp_margin: 'x' is not a number",
+        ]
+    );
+}
+
+/// The search's parts that are off by default (0): cut-node, bad-capture
+/// and table-capture reductions, ProbCut and history pruning. Each changes
+/// the search when set, and setting it back to 0 restores it.
+#[cfg(feature = "tune")]
+#[test]
+fn tunable_parts_off_by_default_change_the_search_when_on() {
+    let out = session(
+        "setoption name TUNE_LMR_CUT_NODE value 2\nbench\nsetoption name TUNE_LMR_CUT_NODE value 0\n\
+         setoption name TUNE_LMR_BAD_CAPTURE value 1\nbench\nsetoption name TUNE_LMR_BAD_CAPTURE value 0\n\
+         setoption name TUNE_LMR_TT_CAPTURE value 1\nbench\nsetoption name TUNE_LMR_TT_CAPTURE value 0\n\
+         setoption name TUNE_PROBCUT_MARGIN value 200\nbench\nsetoption name TUNE_PROBCUT_MARGIN value 0\n\
+         setoption name TUNE_HISTORY_PRUNE_MARGIN value 4000\nbench\nsetoption name TUNE_HISTORY_PRUNE_MARGIN value 0\n\
+         bench\nquit\n",
+    );
+    assert_eq!(
+        lines_with(&out, "Nodes searched"),
+        [
+            "Nodes searched  : 654455",
+            "Nodes searched  : 480974",
+            "Nodes searched  : 573548",
+            "Nodes searched  : 488391",
+            "Nodes searched  : 504591",
+            DEFAULT_BENCH
         ]
     );
 }

@@ -169,6 +169,11 @@ impl MovePicker {
         None
     }
 
+    /// Whether the moves handed out now are the captures that lose by exchange.
+    pub fn in_bad_captures(&self) -> bool {
+        matches!(self.stage, Stage::BadCaptures)
+    }
+
     /// The next move, or None when every stage is done.
     pub fn next<V: Evaluator>(&mut self, pos: &Position<V>) -> Option<Move> {
         loop {

@@ -120,6 +120,13 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 /// move from the table is searched one ply less deep.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// ProbCut: shallowest depth, and how much shallower its search is.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_REDUCTION: i32 = 4;
+
+/// History pruning of quiet moves: deepest (reduced) depth.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+
 /// Late move pruning: deepest depth (move counts below).
 pub const LMP_MAX_DEPTH: i32 = 6;
 
@@ -170,6 +177,20 @@ tunables! {
     LMR_DIVISOR: f64 = 225 / 100, 100..=500;
     /// History (butterfly plus continuation, up to 3 x HISTORY_MAX) per ply of reduction less.
     LMR_HISTORY_DIVISOR: i32 = 8192, 1024..=32768;
+    /// Late move reductions: plies more at a node expected to fail high.
+    LMR_CUT_NODE: i32 = 0, 0..=3;
+    /// Late move reductions: 1 reduces late captures that lose by exchange
+    /// as late quiet moves (0: captures are never reduced).
+    LMR_BAD_CAPTURE: i32 = 0, 0..=1;
+    /// Late move reductions: 1 reduces quiet moves one ply more where the
+    /// table's move is a capture.
+    LMR_TT_CAPTURE: i32 = 0, 0..=1;
+    /// ProbCut: margin over beta a capture must show in a shallow search
+    /// for the node to be cut (0: off).
+    PROBCUT_MARGIN: i32 = 0, 0..=600;
+    /// Quiet moves with a history below `-HISTORY_PRUNE_MARGIN * depth`
+    /// are skipped at depth 4 and below (0: off).
+    HISTORY_PRUNE_MARGIN: i32 = 0, 0..=16384;
     /// Singular extensions: the margin below the table's value per ply of depth.
     SE_MARGIN_PER_DEPTH: i32 = 2, 0..=10;
 }

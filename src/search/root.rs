@@ -24,7 +24,7 @@ impl<V: Evaluator> Worker<'_, V> {
             // node (one ply less reduced); the PV search of a node's child.
             let n = i - pv_idx + 1;
             let r = if is_tactical(root, m) { 0 } else { (reduction(depth, n) - 1).max(0) };
-            let v = self.search_child(&child, Window { alpha, beta, pv_node: true }, depth, 0, n, r);
+            let v = self.search_child(&child, Window { alpha, beta, pv_node: true, cut_node: false }, depth, 0, n, r);
             if self.shared.stopped() {
                 break;
             }

@@ -5,7 +5,12 @@
 //! allows it: `Variant::NULL_MOVE_OK`), internal iterative reduction and
 //! singular extension with multi-cut; per move: late-move, futility and SEE
 //! pruning, late-move reductions by history and improvement, check
-//! extensions and mate-distance pruning.
+//! extensions and mate-distance pruning. Off by default (0 in
+//! `params.rs`; options of the tune build, for matches at longer time
+//! controls: none gained in games at 20000 nodes a move): ProbCut, history
+//! pruning of quiet moves, and more reduction at nodes expected to fail
+//! high, of late losing captures and of quiet moves where the table's move
+//! is a capture.
 
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
@@ -78,6 +83,9 @@ pub(super) struct Window {
     pub(super) alpha: i32,
     pub(super) beta: i32,
     pub(super) pv_node: bool,
+    /// The node is expected to fail high (a null-window child that is not
+    /// the first searched of a node expected to fail low).
+    pub(super) cut_node: bool,
 }
 
 /// What the move loop needs to know about its node.
@@ -86,11 +94,15 @@ struct Node {
     depth: i32,
     ply: usize,
     in_check: bool,
-    /// Static evaluation (-INF in check).
+    /// Static evaluation (-INF in check), and before its correction (the
+    /// table's evaluation: 0 in check).
     eval: i32,
+    raw_eval: i32,
     /// The static evaluation rose since the side's previous move.
     improving: bool,
     tt_move: Move,
+    /// Expected to fail high (see [`Window::cut_node`]).
+    cut_node: bool,
     /// Plies added to (or taken from) the TT move's search: singular extension.
     extension: i32,
 }
@@ -307,7 +319,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         let s_beta = tt_value - tp!(SE_MARGIN_PER_DEPTH) * n.depth;
         self.excluded[n.ply] = h.mv;
-        let v = self.search(pos, s_beta - 1, s_beta, (n.depth - 1) / 2, n.ply);
+        let v = self.search(pos, s_beta - 1, s_beta, (n.depth - 1) / 2, n.ply, n.cut_node);
         self.excluded[n.ply] = Move::NONE;
         if v < s_beta {
             Singular::Extend(1)
@@ -335,6 +347,12 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 return Some(v);
             }
         }
+        if tp!(PROBCUT_MARGIN) > 0
+            && depth >= PROBCUT_MIN_DEPTH
+            && let Some(v) = self.probcut(pos, n, beta, tt)
+        {
+            return Some(v);
+        }
         if V::NULL_MOVE_OK && depth >= NMP_MIN_DEPTH && eval >= beta && self.has_pieces(pos) {
             let r = tp!(NMP_BASE_REDUCTION)
                 + depth / tp!(NMP_DEPTH_DIVISOR)
@@ -343,7 +361,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             self.tt.prefetch(child.key);
             self.stack[ply] = PieceTo::NONE;
             self.keys.push(child.key);
-            let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1);
+            let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, !n.cut_node);
             self.keys.pop();
             if self.shared.stopped() {
                 return Some(0);
@@ -355,7 +373,54 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         None
     }
 
-    pub fn search(&mut self, pos: &Position<V>, mut alpha: i32, mut beta: i32, depth: i32, ply: usize) -> i32 {
+    /// ProbCut: a capture whose quiescence and shallow search both beat
+    /// beta by a margin cuts the node, unless the table says a search as
+    /// deep failed below that bound.
+    fn probcut(&mut self, pos: &Position<V>, n: &Node, beta: i32, tt: Option<TtHit>) -> Option<i32> {
+        let pbeta = beta + tp!(PROBCUT_MARGIN);
+        if pbeta.abs() >= DECISIVE
+            || tt.is_some_and(|h| h.depth > n.depth - PROBCUT_REDUCTION && from_tt(h.score, n.ply) < pbeta)
+        {
+            return None;
+        }
+        let ctx = pos.legal_ctx();
+        let mut picker = MovePicker::empty();
+        pos.generate_captures(picker.list());
+        let cx = OrderContext { history: &self.history, ply: n.ply, prev: self.prev_moves(n.ply) };
+        picker.init(pos, tt.map_or(Move::NONE, |h| h.mv), &cx, true);
+        let depth = n.depth - PROBCUT_REDUCTION;
+        while let Some(m) = picker.next(pos) {
+            if !is_tactical(pos, m) || !see_ge(pos, m, pbeta - n.eval) {
+                continue;
+            }
+            let Some(child) = self.child(pos, m, &ctx) else { continue };
+            self.stack[n.ply] = self.history.piece_to(pos, m);
+            self.keys.push(child.key);
+            let mut v = -self.qsearch(&child, -pbeta, -pbeta + 1, n.ply + 1);
+            if v >= pbeta {
+                v = -self.search(&child, -pbeta, -pbeta + 1, depth - 1, n.ply + 1, !n.cut_node);
+            }
+            self.keys.pop();
+            if self.shared.stopped() {
+                return Some(0);
+            }
+            if v >= pbeta {
+                self.tt.store(pos.key, m, to_tt(v, n.ply), n.raw_eval, depth, Bound::Lower);
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    pub fn search(
+        &mut self,
+        pos: &Position<V>,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if ply > 0 {
@@ -402,7 +467,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         // without a move (it failed low: most often a node where every
         // move fails low again) keeps its depth.
         let depth = if tt_hit.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
-        let mut node = Node { depth, ply, in_check, eval, improving, tt_move, extension: 0 };
+        let raw_eval = if in_check { 0 } else { raw_eval };
+        let mut node = Node { depth, ply, in_check, eval, raw_eval, improving, tt_move, cut_node, extension: 0 };
         if !pv_node
             && !in_check
             && ply > 0
@@ -423,7 +489,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             }
         }
         let alpha0 = alpha;
-        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node }, &node);
+        let r = self.move_loop(pos, &ctx, Window { alpha, beta, pv_node, cut_node }, &node);
         if r.aborted {
             return 0;
         }
@@ -453,7 +519,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         {
             self.history.update_correction(pos, depth, r.best - eval);
         }
-        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), if in_check { 0 } else { raw_eval }, depth, bound);
+        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), raw_eval, depth, bound);
         r.best
     }
 
@@ -472,6 +538,12 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let prev = self.prev_moves(n.ply);
         let hist = self.history.quiet(pos, m, prev);
         let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / tp!(LMR_HISTORY_DIVISOR)).max(0);
+        if tp!(HISTORY_PRUNE_MARGIN) > 0
+            && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
+            && hist < -tp!(HISTORY_PRUNE_MARGIN) * d
+        {
+            return true;
+        }
         if lmr_depth <= FUTILITY_MAX_DEPTH && n.eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_MARGIN) * lmr_depth <= alpha {
             return true;
         }
@@ -486,7 +558,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         w: Window,
         n: &Node,
     ) -> LoopResult {
-        let Window { mut alpha, beta, pv_node } = w;
+        let Window { mut alpha, beta, pv_node, cut_node } = w;
         let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
@@ -522,14 +594,22 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             {
                 continue;
             }
-            let reduction = if tactical || in_check || r.legal == 1 {
+            let reduction = if in_check || r.legal == 1 {
                 0
+            } else if tactical {
+                // A capture that loses material by exchange, late in the
+                // list, is searched less deep too.
+                if tp!(LMR_BAD_CAPTURE) > 0 && picker.in_bad_captures() {
+                    (reduction(depth, r.legal) - i32::from(pv_node)).max(0)
+                } else {
+                    0
+                }
             } else {
                 self.late_move_reduction(pos, m, n, pv_node, r.legal, &gives_check)
             };
             self.stack[ply] = self.history.piece_to(pos, m);
             let d = if m == n.tt_move { depth + n.extension } else { depth };
-            let v = self.search_child(&child, Window { alpha, beta, pv_node }, d, ply, r.legal, reduction);
+            let v = self.search_child(&child, Window { alpha, beta, pv_node, cut_node }, d, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
@@ -574,6 +654,12 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             return 0;
         }
         r += i32::from(!n.improving) - i32::from(pv_node);
+        if n.cut_node {
+            r += tp!(LMR_CUT_NODE);
+        }
+        if tp!(LMR_TT_CAPTURE) > 0 && n.tt_move != Move::NONE && is_tactical(pos, n.tt_move) {
+            r += 1;
+        }
         r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / tp!(LMR_HISTORY_DIVISOR);
         if gives_check() {
             r -= 1;
@@ -626,20 +712,25 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         n: usize,
         reduction: i32,
     ) -> i32 {
-        let Window { alpha, beta, pv_node: _ } = w;
+        let Window { alpha, beta, pv_node, cut_node } = w;
         let new_depth = depth - 1;
         self.keys.push(child.key);
         let mut v;
         if n == 1 {
-            v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
+            // The first move: a PV child of a PV node, else a null-window
+            // child expected to do the opposite of its parent.
+            v = -self.search(child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
         } else {
+            // A later move, reduced, is expected to fail high (the node's
+            // first move should have refuted it); at full depth, the opposite
+            // of its parent.
             let r = reduction.min(new_depth - 1).max(0);
-            v = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1);
+            v = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1, r > 0 || !cut_node);
             if v > alpha && r > 0 {
-                v = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1);
+                v = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
             if v > alpha && v < beta {
-                v = -self.search(child, -beta, -alpha, new_depth, ply + 1);
+                v = -self.search(child, -beta, -alpha, new_depth, ply + 1, false);
             }
         }
         self.keys.pop();
