@@ -454,8 +454,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let in_check = ctx.checkers.any();
         // Check extension: a node in check searches one ply deeper.
         let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
+        // In check there is no evaluation: -INF for the search, 0 for the table.
         let (raw_eval, eval) = if in_check {
-            (-INF, -INF)
+            (0, -INF)
         } else {
             let raw = self.raw_eval(pos, tt_hit, ply);
             (raw, self.corrected(pos, raw))
@@ -467,7 +468,6 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         // without a move (it failed low: most often a node where every
         // move fails low again) keeps its depth.
         let depth = if tt_hit.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
-        let raw_eval = if in_check { 0 } else { raw_eval };
         let mut node = Node { depth, ply, in_check, eval, raw_eval, improving, tt_move, cut_node, extension: 0 };
         if !pv_node
             && !in_check
@@ -558,7 +558,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         w: Window,
         n: &Node,
     ) -> LoopResult {
-        let Window { mut alpha, beta, pv_node, cut_node } = w;
+        let Window { mut alpha, beta, pv_node, .. } = w;
         let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
@@ -609,7 +609,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             };
             self.stack[ply] = self.history.piece_to(pos, m);
             let d = if m == n.tt_move { depth + n.extension } else { depth };
-            let v = self.search_child(&child, Window { alpha, beta, pv_node, cut_node }, d, ply, r.legal, reduction);
+            let v = self.search_child(&child, Window { alpha, ..w }, d, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
