@@ -21,6 +21,9 @@ pub struct TtHit {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position was on a principal variation when stored (Stockfish's
+    /// `ttPv`).
+    pub pv: bool,
 }
 
 struct Entry {
@@ -98,18 +101,30 @@ impl Drop for Buckets {
 }
 
 /// Data word: move (23 bits) | generation (3) | bound (2) | depth (6) |
-/// score (16) | static eval (14, clamped to +-8191): 64 bits in all.
-/// The largest static evaluation the table keeps exactly.
-pub const EVAL_LIMIT: i32 = 8191;
+/// score (16) | on a PV (1) | static eval (13, clamped to +-4095): 64 bits
+/// in all. The largest static evaluation the table keeps exactly (three
+/// queens and more in the chess network's unit).
+pub const EVAL_LIMIT: i32 = 4095;
+
+/// What a store writes besides the key, the move and the generation.
+#[derive(Clone, Copy, Debug)]
+pub struct TtData {
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    pub pv: bool,
+}
 
 #[inline]
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+fn pack(mv: Move, d: TtData, generation: u8) -> u64 {
     (mv.0 as u64 & 0x7F_FFFF)
         | ((generation as u64 & 7) << 23)
-        | ((bound as u64) << 26)
-        | ((depth.clamp(0, 63) as u64) << 28)
-        | ((score as i16 as u16 as u64) << 34)
-        | (((eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i64 as u64) & 0x3FFF) << 50)
+        | ((d.bound as u64) << 26)
+        | ((d.depth.clamp(0, 63) as u64) << 28)
+        | ((d.score as i16 as u16 as u64) << 34)
+        | ((d.pv as u64) << 50)
+        | (((d.eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) as i64 as u64) & 0x1FFF) << 51)
 }
 
 /// The move of a data word: `Move::NONE` where the entry keeps none (stored
@@ -179,14 +194,16 @@ impl TranspositionTable {
                     bound,
                     depth: ((data >> 28) & 63) as i32,
                     score: (data >> 34) as u16 as i16 as i32,
-                    eval: ((data as i64) >> 50) as i32,
+                    eval: ((data as i64) >> 51) as i32,
+                    pv: (data >> 50) & 1 != 0,
                 });
             }
         }
         None
     }
 
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, mv: Move, data_in: TtData) {
+        let TtData { depth, bound, .. } = data_in;
         let mv = if mv.is_null() { Move::NONE } else { mv };
         let bucket = &self.bucket(key).0;
         let generation = self.generation.load(Ordering::Relaxed) & 7;
@@ -202,7 +219,7 @@ impl TranspositionTable {
                 if k == key && bound != Bound::Exact && depth + 2 < ((data >> 28) & 63) as i32 {
                     return;
                 }
-                let d = pack(mv, score, eval, depth, bound, generation);
+                let d = pack(mv, data_in, generation);
                 e.key.store(key ^ d, Ordering::Relaxed);
                 e.data.store(d, Ordering::Relaxed);
                 return;
@@ -214,7 +231,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let d = pack(mv, score, eval, depth, bound, generation);
+        let d = pack(mv, data_in, generation);
         bucket[victim].key.store(key ^ d, Ordering::Relaxed);
         bucket[victim].data.store(d, Ordering::Relaxed);
     }
@@ -245,14 +262,14 @@ mod tests {
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
         let m = Move::new(99, 98, Kind::Promotion, 13);
-        tt.store(0xDEAD_BEEF, m, -31000, 57, 12, Bound::Lower);
+        tt.store(0xDEAD_BEEF, m, TtData { score: -31000, eval: -57, depth: 12, bound: Bound::Lower, pv: true });
         let h = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (m, -31000, 57, 12, Bound::Lower));
+        assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound, h.pv), (m, -31000, -57, 12, Bound::Lower, true));
         // Negative and out-of-range static evaluations come back exactly / clamped.
-        for (eval, want) in [(-1066, -1066), (-8191, -8191), (8191, 8191), (20000, 8191), (-20000, -8191)] {
-            tt.store(0xFEED, Move::NULL, 31999, eval, 63, Bound::Exact);
+        for (eval, want) in [(-1066, -1066), (-4095, -4095), (4095, 4095), (20000, 4095), (-20000, -4095)] {
+            tt.store(0xFEED, Move::NULL, TtData { score: 31999, eval, depth: 63, bound: Bound::Exact, pv: false });
             let h = tt.probe(0xFEED).unwrap();
-            assert_eq!((h.eval, h.score, h.depth, h.bound), (want, 31999, 63, Bound::Exact));
+            assert_eq!((h.eval, h.score, h.depth, h.bound, h.pv), (want, 31999, 63, Bound::Exact, false));
         }
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.clear();
@@ -269,7 +286,7 @@ mod tests {
         let key = u64::MAX;
         assert!(std::ptr::eq(tt.bucket(key), &tt.buckets[tt.buckets.len() - 1]));
         assert!(tt.probe(key).is_none());
-        tt.store(key, Move::NULL, 5, 6, 7, Bound::Upper);
+        tt.store(key, Move::NULL, TtData { score: 5, eval: 6, depth: 7, bound: Bound::Upper, pv: false });
         assert_eq!(tt.probe(key).map(|h| (h.score, h.eval, h.depth)), Some((5, 6, 7)));
     }
 
@@ -281,10 +298,10 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let m = Move::new(12, 28, Kind::Normal, 0);
         for (key, first) in [(0x1234_5678_u64, Move::NONE), (0x2345_6789, Move::NULL), (0x3456_789A, m)] {
-            tt.store(key, first, 1, 2, 3, Bound::Upper);
+            tt.store(key, first, TtData { score: 1, eval: 2, depth: 3, bound: Bound::Upper, pv: false });
             let want = if first == m { m } else { Move::NONE };
             assert_eq!(tt.probe(key).map(|h| h.mv), Some(want));
-            tt.store(key, Move::NONE, 4, 5, 6, Bound::Upper);
+            tt.store(key, Move::NONE, TtData { score: 4, eval: 5, depth: 6, bound: Bound::Upper, pv: false });
             assert_eq!(tt.probe(key).map(|h| (h.mv, h.score)), Some((want, 4)));
         }
     }

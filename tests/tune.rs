@@ -46,10 +46,11 @@ fn the_default_build_has_no_tunable_options() {
 fn tunable_options_are_listed_with_their_bounds() {
     let out = session("uci\nquit\n");
     let tune = lines_with(&out, "option name TUNE_");
-    assert_eq!(tune.len(), 21, "{tune:?}");
+    assert_eq!(tune.len(), 22, "{tune:?}");
     assert_eq!(tune[1], "option name TUNE_RFP_MARGIN type spin default 90 min 20 max 300");
     assert_eq!(tune[13], "option name TUNE_LMR_DIVISOR type spin default 225 min 100 max 500");
-    assert_eq!(tune[18], "option name TUNE_PROBCUT_MARGIN type spin default 0 min 0 max 600");
+    assert_eq!(tune[18], "option name TUNE_LMR_TT_PV type spin default 0 min 0 max 2");
+    assert_eq!(tune[19], "option name TUNE_PROBCUT_MARGIN type spin default 0 min 0 max 600");
 }
 
 /// The defaults search exactly as the default build ([`DEFAULT_BENCH`]); another
@@ -80,8 +81,8 @@ fn tunable_options_change_the_search() {
     );
 }
 
-/// The search's parts that are off by default (0): cut-node, bad-capture
-/// and table-capture reductions, ProbCut and history pruning. Each changes
+/// The search's parts that are off by default (0): cut-node, bad-capture,
+/// table-capture and table-PV reductions, ProbCut and history pruning. Each changes
 /// the search when set, and setting it back to 0 restores it.
 #[cfg(feature = "tune")]
 #[test]
@@ -90,6 +91,7 @@ fn tunable_parts_off_by_default_change_the_search_when_on() {
         "setoption name TUNE_LMR_CUT_NODE value 2\nbench\nsetoption name TUNE_LMR_CUT_NODE value 0\n\
          setoption name TUNE_LMR_BAD_CAPTURE value 1\nbench\nsetoption name TUNE_LMR_BAD_CAPTURE value 0\n\
          setoption name TUNE_LMR_TT_CAPTURE value 1\nbench\nsetoption name TUNE_LMR_TT_CAPTURE value 0\n\
+         setoption name TUNE_LMR_TT_PV value 1\nbench\nsetoption name TUNE_LMR_TT_PV value 0\n\
          setoption name TUNE_PROBCUT_MARGIN value 200\nbench\nsetoption name TUNE_PROBCUT_MARGIN value 0\n\
          setoption name TUNE_HISTORY_PRUNE_MARGIN value 4000\nbench\nsetoption name TUNE_HISTORY_PRUNE_MARGIN value 0\n\
          bench\nquit\n",
@@ -100,6 +102,7 @@ fn tunable_parts_off_by_default_change_the_search_when_on() {
             "Nodes searched  : 654455",
             "Nodes searched  : 480974",
             "Nodes searched  : 573548",
+            "Nodes searched  : 522395",
             "Nodes searched  : 488391",
             "Nodes searched  : 504591",
             DEFAULT_BENCH

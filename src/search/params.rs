@@ -185,6 +185,9 @@ tunables! {
     /// Late move reductions: 1 reduces quiet moves one ply more where the
     /// table's move is a capture.
     LMR_TT_CAPTURE: i32 = 0, 0..=1;
+    /// Late move reductions: plies less at a node off the PV that the table
+    /// saw on one (PV nodes reduce one ply less already).
+    LMR_TT_PV: i32 = 0, 0..=2;
     /// ProbCut: margin over beta a capture must show in a shallow search
     /// for the node to be cut (0: off).
     PROBCUT_MARGIN: i32 = 0, 0..=600;

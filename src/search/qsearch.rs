@@ -10,6 +10,7 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, outcome_value, to_tt};
+use crate::tt::TtData;
 
 impl<V: Evaluator> Worker<'_, V> {
     pub(super) fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -97,7 +98,9 @@ impl<V: Evaluator> Worker<'_, V> {
             return outcome_value::<V>(&V::no_moves(pos, true), pos.side, ply);
         }
         let bound = bound_of(best, alpha0, beta);
-        self.tt.store(pos.key, best_move, to_tt(best, ply), if in_check { 0 } else { raw_eval }, 0, bound);
+        let pv = pv_node || hit.is_some_and(|h| h.pv);
+        let data = TtData { score: to_tt(best, ply), eval: if in_check { 0 } else { raw_eval }, depth: 0, bound, pv };
+        self.tt.store(pos.key, best_move, data);
         best
     }
 }

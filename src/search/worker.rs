@@ -25,7 +25,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
-use crate::tt::{Bound, TranspositionTable, TtHit};
+use crate::tt::{Bound, TranspositionTable, TtData, TtHit};
 use std::sync::atomic::Ordering;
 
 /// Quiet moves remembered per node for the history update.
@@ -103,6 +103,9 @@ struct Node {
     tt_move: Move,
     /// Expected to fail high (see [`Window::cut_node`]).
     cut_node: bool,
+    /// On a principal variation now or when the table stored the position
+    /// (Stockfish's `ttPv`).
+    tt_pv: bool,
     /// Plies added to (or taken from) the TT move's search: singular extension.
     extension: i32,
 }
@@ -405,7 +408,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                 return Some(0);
             }
             if v >= pbeta {
-                self.tt.store(pos.key, m, to_tt(v, n.ply), n.raw_eval, depth, Bound::Lower);
+                let data = TtData { score: to_tt(v, n.ply), eval: n.raw_eval, depth, bound: Bound::Lower, pv: n.tt_pv };
+                self.tt.store(pos.key, m, data);
                 return Some(v);
             }
         }
@@ -468,7 +472,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         // without a move (it failed low: most often a node where every
         // move fails low again) keeps its depth.
         let depth = if tt_hit.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth };
-        let mut node = Node { depth, ply, in_check, eval, raw_eval, improving, tt_move, cut_node, extension: 0 };
+        let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
+        let mut node = Node { depth, ply, in_check, eval, raw_eval, improving, tt_move, cut_node, tt_pv, extension: 0 };
         if !pv_node
             && !in_check
             && ply > 0
@@ -519,7 +524,8 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         {
             self.history.update_correction(pos, depth, r.best - eval);
         }
-        self.tt.store(pos.key, r.best_move, to_tt(r.best, ply), raw_eval, depth, bound);
+        let data = TtData { score: to_tt(r.best, ply), eval: raw_eval, depth, bound, pv: tt_pv };
+        self.tt.store(pos.key, r.best_move, data);
         r.best
     }
 
@@ -654,6 +660,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             return 0;
         }
         r += i32::from(!n.improving) - i32::from(pv_node);
+        if n.tt_pv && !pv_node {
+            r -= tp!(LMR_TT_PV);
+        }
         if n.cut_node {
             r += tp!(LMR_CUT_NODE);
         }
