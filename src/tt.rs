@@ -202,8 +202,8 @@ impl TranspositionTable {
         None
     }
 
-    pub fn store(&self, key: u64, mv: Move, data_in: TtData) {
-        let TtData { depth, bound, .. } = data_in;
+    pub fn store(&self, key: u64, mv: Move, new: TtData) {
+        let TtData { depth, bound, .. } = new;
         let mv = if mv.is_null() { Move::NONE } else { mv };
         let bucket = &self.bucket(key).0;
         let generation = self.generation.load(Ordering::Relaxed) & 7;
@@ -219,7 +219,7 @@ impl TranspositionTable {
                 if k == key && bound != Bound::Exact && depth + 2 < ((data >> 28) & 63) as i32 {
                     return;
                 }
-                let d = pack(mv, data_in, generation);
+                let d = pack(mv, new, generation);
                 e.key.store(key ^ d, Ordering::Relaxed);
                 e.data.store(d, Ordering::Relaxed);
                 return;
@@ -231,7 +231,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let d = pack(mv, data_in, generation);
+        let d = pack(mv, new, generation);
         bucket[victim].key.store(key ^ d, Ordering::Relaxed);
         bucket[victim].data.store(d, Ordering::Relaxed);
     }

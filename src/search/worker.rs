@@ -8,9 +8,9 @@
 //! extensions and mate-distance pruning. Off by default (0 in
 //! `params.rs`; options of the tune build, for matches at longer time
 //! controls: none gained in games at 20000 nodes a move): ProbCut, history
-//! pruning of quiet moves, and more reduction at nodes expected to fail
-//! high, of late losing captures and of quiet moves where the table's move
-//! is a capture.
+//! pruning of quiet moves, more reduction at nodes expected to fail high,
+//! of late losing captures and of quiet moves where the table's move is a
+//! capture, and less at nodes the table saw on a principal variation.
 
 use super::history::{History, PieceTo};
 use super::movepick::{MovePicker, OrderContext, is_tactical, victim};
@@ -338,7 +338,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// Pruning before any move is searched (non-PV nodes not in check):
     /// reverse futility, razoring and null move, by [`pruning_eval`]. Returns
     /// the node's value when it prunes.
-    fn prune_node(&mut self, pos: &Position<V>, n: &Node, alpha: i32, beta: i32, tt: Option<TtHit>) -> Option<i32> {
+    fn prune_node(
+        &mut self,
+        pos: &Position<V>,
+        ctx: &LegalCtx<crate::variant::Bb<V>>,
+        n: &Node,
+        (alpha, beta): (i32, i32),
+        tt: Option<TtHit>,
+    ) -> Option<i32> {
         let (depth, ply) = (n.depth, n.ply);
         let eval = pruning_eval(n.eval, tt, ply);
         if depth <= RFP_MAX_DEPTH && eval - tp!(RFP_MARGIN) * (depth - i32::from(n.improving)) >= beta {
@@ -352,7 +359,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         if tp!(PROBCUT_MARGIN) > 0
             && depth >= PROBCUT_MIN_DEPTH
-            && let Some(v) = self.probcut(pos, n, beta, tt)
+            && let Some(v) = self.probcut(pos, ctx, n, beta, tt)
         {
             return Some(v);
         }
@@ -379,14 +386,20 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// ProbCut: a capture whose quiescence and shallow search both beat
     /// beta by a margin cuts the node, unless the table says a search as
     /// deep failed below that bound.
-    fn probcut(&mut self, pos: &Position<V>, n: &Node, beta: i32, tt: Option<TtHit>) -> Option<i32> {
+    fn probcut(
+        &mut self,
+        pos: &Position<V>,
+        ctx: &LegalCtx<crate::variant::Bb<V>>,
+        n: &Node,
+        beta: i32,
+        tt: Option<TtHit>,
+    ) -> Option<i32> {
         let pbeta = beta + tp!(PROBCUT_MARGIN);
         if pbeta.abs() >= DECISIVE
             || tt.is_some_and(|h| h.depth > n.depth - PROBCUT_REDUCTION && from_tt(h.score, n.ply) < pbeta)
         {
             return None;
         }
-        let ctx = pos.legal_ctx();
         let mut picker = MovePicker::empty();
         pos.generate_captures(picker.list());
         let cx = OrderContext { history: &self.history, ply: n.ply, prev: self.prev_moves(n.ply) };
@@ -396,7 +409,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             if !is_tactical(pos, m) || !see_ge(pos, m, pbeta - n.eval) {
                 continue;
             }
-            let Some(child) = self.child(pos, m, &ctx) else { continue };
+            let Some(child) = self.child(pos, m, ctx) else { continue };
             self.stack[n.ply] = self.history.piece_to(pos, m);
             self.keys.push(child.key);
             let mut v = -self.qsearch(&child, -pbeta, -pbeta + 1, n.ply + 1);
@@ -479,7 +492,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             && ply > 0
             && excluded == Move::NONE
             && beta.abs() < DECISIVE
-            && let Some(v) = self.prune_node(pos, &node, alpha, beta, tt_hit)
+            && let Some(v) = self.prune_node(pos, &ctx, &node, (alpha, beta), tt_hit)
         {
             return v;
         }
