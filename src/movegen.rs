@@ -7,7 +7,7 @@ use crate::geometry::{DIAG, Geometry, ORTH, opposite};
 use crate::moves::{Kind, Move, MoveList};
 use crate::piece::{hop_targets, rider_targets, slide_targets};
 use crate::position::{CASTLING_GATE_ON_ROOK, NO_SQ, Position};
-use crate::variant::{Bb, DropRule, MAX_TYPES, TypeTables, Variant};
+use crate::variant::{Bb, DropRule, MAX_TYPES, TypeTables, Variant, types_in};
 
 /// Where generated moves go: a move list, or a counter of legal moves.
 pub trait MoveSink<B: Bits> {
@@ -113,21 +113,17 @@ impl<V: Variant> Position<V> {
             if group == 0 {
                 continue;
             }
-            let mut riders = Bb::<V>::ZERO;
-            let mut g = group;
-            while g != 0 {
-                riders |= self.by_type[g.trailing_zeros() as usize];
-                g &= g - 1;
-            }
-            riders &= mine;
+            let riders = types_in(group).fold(Bb::<V>::ZERO, |b, t| b | self.by_type[t]) & mine;
             if riders.any() {
                 att |= V::G::lines(sq, dirs, occ) & riders;
             }
         }
-        for t in 1..=tables.n_types {
-            if tables.grouped_only & (1 << t) != 0 {
-                continue;
-            }
+        // Types whose only captures outside the groups are leaps: a lookup each.
+        for t in types_in(tables.leap_only) {
+            att |= tables.types[t].by_color[color ^ 1].leap_c[sq] & self.by_type[t] & mine;
+        }
+        // The rest, in full.
+        for t in types_in(tables.in_full) {
             let bb = self.by_type[t] & mine;
             if bb.is_empty() {
                 continue;
@@ -223,11 +219,14 @@ impl<V: Variant> Position<V> {
             self.color_on(sq) == slider && range > 0 && V::G::distance(sq, king) as u32 <= range
         };
         let (mut direct, mut blockers) = (Bb::<V>::ZERO, Bb::<V>::ZERO);
+        // Only a line where a `slider` side's slider stands can hold either.
+        let sliders =
+            types_in(tables.line_sliders).fold(Bb::<V>::ZERO, |b, t| b | self.by_type[t]) & self.by_color[slider];
         for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
-            let ray = dir_rays[king] & occ;
-            if ray.is_empty() {
+            if (dir_rays[king] & sliders).is_empty() {
                 continue;
             }
+            let ray = dir_rays[king] & occ;
             let b1 = V::G::nearest(ray, d);
             if self.color_on(b1) != blocker {
                 if slides_onto_king(b1, d) {
@@ -278,12 +277,9 @@ impl<V: Variant> Position<V> {
         // pinned pieces; leaping checkers come from the tables.
         let tables = V::tables();
         let them = us ^ 1;
-        let mut checkers = Bb::<V>::ZERO;
-        for t in 1..=tables.n_types {
-            if tables.leapers & (1 << t) != 0 {
-                checkers |= tables.types[t].by_color[us].leap_c[king] & self.by_type[t] & self.by_color[them];
-            }
-        }
+        let mut checkers = types_in(tables.leapers)
+            .fold(Bb::<V>::ZERO, |b, t| b | (tables.types[t].by_color[us].leap_c[king] & self.by_type[t]))
+            & self.by_color[them];
         let (sliding, pinned) = self.line_scan(king, us, them);
         checkers |= sliding;
         LegalCtx { king, checkers, pinned }

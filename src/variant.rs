@@ -354,6 +354,26 @@ pub struct VariantTables<G: Geometry> {
     pub grouped_only: u32,
     /// Types with leaping captures (a table lookup finds them).
     pub leapers: u32,
+    /// Types that capture by sliding along some line, limited or not:
+    /// the only ones that can pin or give check from afar.
+    pub line_sliders: u32,
+    /// Types whose captures outside the two groups are all leaps (pawns,
+    /// knights, kings; the Marshall beside its rook lines), and the types
+    /// neither these nor `grouped_only`, whose captures are found in full.
+    pub leap_only: u32,
+    pub in_full: u32,
+}
+
+/// The types in a bitmask over types (bit `t` for type `t`), lowest first.
+#[inline(always)]
+pub fn types_in(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let t = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            t
+        })
+    })
 }
 
 impl<G: Geometry> VariantTables<G> {
@@ -372,6 +392,7 @@ impl<G: Geometry> VariantTables<G> {
         };
         types.push(empty);
         let (mut orth_riders, mut diag_riders, mut grouped_only, mut leapers) = (0u32, 0u32, 0u32, 0u32);
+        let (mut line_sliders, mut leap_only, mut in_full) = (0u32, 0u32, 0u32);
         for (i, def) in V::PIECES.iter().enumerate() {
             let t = (i + 1) as u8;
             let comps = match parse_betza(def.betza) {
@@ -387,15 +408,20 @@ impl<G: Geometry> VariantTables<G> {
             let (orth, diag) = (unlimited(0..4), unlimited(4..8));
             orth_riders |= u32::from(orth) << t;
             diag_riders |= u32::from(diag) << t;
-            let covered = by_color.iter().all(|p| {
-                (0..8).all(|d| p.slide_c[d] == 0 || (d < 4 && orth) || (d >= 4 && diag))
-                    && p.leap_c.iter().all(|b| b.is_empty())
-            });
-            if by_color.iter().any(|p| p.leap_c.iter().any(|b| b.any())) {
-                leapers |= 1 << t;
+            // Every sliding capture along a line one of the two groups rides.
+            let lines_grouped =
+                by_color.iter().all(|p| (0..8).all(|d| p.slide_c[d] == 0 || (d < 4 && orth) || (d >= 4 && diag)));
+            let leaps = by_color.iter().any(|p| p.leap_c.iter().any(|b| b.any()));
+            leapers |= u32::from(leaps) << t;
+            if by_color.iter().any(|p| p.slide_c.iter().any(|&r| r > 0)) {
+                line_sliders |= 1 << t;
             }
-            if covered && !exotic && (orth || diag) {
+            if lines_grouped && !leaps && !exotic && (orth || diag) {
                 grouped_only |= 1 << t;
+            } else if lines_grouped && !exotic {
+                leap_only |= 1 << t;
+            } else {
+                in_full |= 1 << t;
             }
             types.push(TypeTables { by_color, exotic });
         }
@@ -407,6 +433,9 @@ impl<G: Geometry> VariantTables<G> {
             diag_riders,
             grouped_only,
             leapers,
+            line_sliders,
+            leap_only,
+            in_full,
         }
     }
 }
