@@ -113,7 +113,7 @@ impl<V: Variant> Position<V> {
             if group == 0 {
                 continue;
             }
-            let riders = types_in(group).fold(Bb::<V>::ZERO, |b, t| b | self.by_type[t]) & mine;
+            let riders = self.pieces_of_types(group) & mine;
             if riders.any() {
                 att |= V::G::lines(sq, dirs, occ) & riders;
             }
@@ -220,8 +220,7 @@ impl<V: Variant> Position<V> {
         };
         let (mut direct, mut blockers) = (Bb::<V>::ZERO, Bb::<V>::ZERO);
         // Only a line where a `slider` side's slider stands can hold either.
-        let sliders =
-            types_in(tables.line_sliders).fold(Bb::<V>::ZERO, |b, t| b | self.by_type[t]) & self.by_color[slider];
+        let sliders = self.pieces_of_types(tables.line_sliders) & self.by_color[slider];
         for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
             if (dir_rays[king] & sliders).is_empty() {
                 continue;
@@ -598,7 +597,10 @@ impl<V: Variant> Position<V> {
 #[cfg(test)]
 mod check_tests {
     use crate::bitboard::Bits;
+    use crate::geometry::Geometry;
+    use crate::position::Position;
     use crate::registry::{RuleOptions, VariantId, VariantVisitor};
+    use crate::variant::types_in;
     use crate::variants::EngineVariant;
 
     /// Plays pseudo-random games (captures and checks preferred) and
@@ -634,6 +636,61 @@ mod check_tests {
             });
             (answered, checks)
         }
+    }
+
+    /// The type masks `attackers_to` walks: every type in exactly one of
+    /// `grouped_only`, `leap_only` and `in_full`, and a `leap_only` type
+    /// captures, for both colours from every square of the start position,
+    /// exactly its leaps and the lines of its groups. Returns the three masks.
+    struct TypeMasks;
+    impl VariantVisitor for TypeMasks {
+        type Out = (u32, u32, u32);
+        fn visit<V: EngineVariant>(self) -> (u32, u32, u32) {
+            let tables = V::tables();
+            let all_types = ((1u32 << (tables.n_types + 1)) - 1) & !1;
+            let (g, l, f) = (tables.grouped_only, tables.leap_only, tables.in_full);
+            assert_eq!((g & l, g & f, l & f, g | l | f), (0, 0, 0, all_types), "{}", V::NAME);
+            let p = Position::<V>::from_fen(V::START_FEN).unwrap();
+            let (occ, board) = (p.occupied(), V::G::tables().all);
+            for t in types_in(l) {
+                for color in 0..2 {
+                    for sq in 0..V::G::SQUARES {
+                        let pt = &tables.types[t].by_color[color];
+                        let mut want = pt.leap_c[sq];
+                        for (group, dirs) in tables.line_groups() {
+                            if group >> t & 1 == 1 {
+                                want |= V::G::lines(sq, dirs, occ);
+                            }
+                        }
+                        let caps =
+                            Position::<V>::piece_targets(&tables.types[t], color, sq, occ, !occ & board, board).1;
+                        assert_eq!(caps, want, "{} type {t} colour {color} square {sq}", V::NAME);
+                    }
+                }
+            }
+            (g, l, f)
+        }
+    }
+
+    #[test]
+    fn type_masks_sort_every_type_once() {
+        // (grouped_only, leap_only, in_full), bit t for type t. Chess: bishop,
+        // rook and queen; pawn, knight and king (the pawn's lame double step
+        // captures nothing); none in full. IAGO adds the Marshall and
+        // Cardinal (and more) to the leapers; Ita, Ito Shogi and Etcetera
+        // keep their lame, hopping or igui capturers in full.
+        let got: Vec<_> =
+            VariantId::ALL.iter().map(|&v| (v.name(), v.visit(&RuleOptions::default(), TypeMasks))).collect();
+        let want = [
+            ("chess", (56, 70, 0)),
+            ("iago-b", (56, 454, 0)),
+            ("iago-c", (56, 454, 0)),
+            ("historia-sako", (24, 230, 0)),
+            ("ita", (0, 130, 124)),
+            ("ito-shogi", (0, 7022, 9360)),
+            ("etcetera", (0, 122, 4)),
+        ];
+        assert_eq!(got, want);
     }
 
     #[test]

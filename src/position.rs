@@ -4,7 +4,7 @@
 use crate::bitboard::Bits;
 use crate::geometry::{FixedArray, Geometry};
 use crate::moves::{Kind, Move};
-use crate::variant::{Bb, MAX_TYPES, Variant, castling_rook};
+use crate::variant::{Bb, MAX_TYPES, Variant, castling_rook, types_in};
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
@@ -151,6 +151,11 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn pieces(&self, color: usize, t: u8) -> Bb<V> {
         self.by_color[color] & self.by_type[t as usize]
+    }
+    /// Both colours' pieces of the types in `mask` (bit `t` for type `t`).
+    #[inline(always)]
+    pub fn pieces_of_types(&self, mask: u32) -> Bb<V> {
+        types_in(mask).fold(Bb::<V>::ZERO, |b, t| b | self.by_type[t])
     }
     /// Type of the piece on `sq` (0 if empty).
     #[inline(always)]

@@ -416,9 +416,17 @@ impl<G: Geometry> VariantTables<G> {
             if by_color.iter().any(|p| p.slide_c.iter().any(|&r| r > 0)) {
                 line_sliders |= 1 << t;
             }
+            // Captures beyond leaps and lines (a lame move's, as the pawn's
+            // double step, captures nothing).
+            let exotic_captures = by_color.iter().any(|p| {
+                p.lame_rev_c.iter().any(|l| !l.is_empty())
+                    || p.riders.iter().any(|r| r.2.captures())
+                    || p.hops.iter().any(|h| h.1.captures())
+                    || !p.igui.is_empty()
+            });
             if lines_grouped && !leaps && !exotic && (orth || diag) {
                 grouped_only |= 1 << t;
-            } else if lines_grouped && !exotic {
+            } else if lines_grouped && !exotic_captures {
                 leap_only |= 1 << t;
             } else {
                 in_full |= 1 << t;

@@ -26,6 +26,7 @@ use crate::position::Position;
 use crate::score::{DECISIVE, INF, MATE, from_tt, outcome_value, to_tt};
 use crate::timeman::{Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable, TtData, TtHit};
+use crate::variant::Bb;
 use std::sync::atomic::Ordering;
 
 /// Quiet moves remembered per node for the history update.
@@ -258,12 +259,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// rule included (Ito Shogi: a move making a position's third occurrence
     /// is illegal).
     #[inline]
-    pub(super) fn child(
-        &self,
-        pos: &Position<V>,
-        m: Move,
-        ctx: &LegalCtx<crate::variant::Bb<V>>,
-    ) -> Option<Position<V>> {
+    pub(super) fn child(&self, pos: &Position<V>, m: Move, ctx: &LegalCtx<Bb<V>>) -> Option<Position<V>> {
         let child = pos.play_legal(m, ctx)?;
         self.tt.prefetch(child.key);
         if V::REPETITION_ILLEGAL
@@ -341,7 +337,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     fn prune_node(
         &mut self,
         pos: &Position<V>,
-        ctx: &LegalCtx<crate::variant::Bb<V>>,
+        ctx: &LegalCtx<Bb<V>>,
         n: &Node,
         (alpha, beta): (i32, i32),
         tt: Option<TtHit>,
@@ -389,7 +385,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     fn probcut(
         &mut self,
         pos: &Position<V>,
-        ctx: &LegalCtx<crate::variant::Bb<V>>,
+        ctx: &LegalCtx<Bb<V>>,
         n: &Node,
         beta: i32,
         tt: Option<TtHit>,
@@ -570,13 +566,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     }
 
     /// Searches the moves of a node in order, with move pruning.
-    fn move_loop(
-        &mut self,
-        pos: &Position<V>,
-        ctx: &LegalCtx<crate::variant::Bb<V>>,
-        w: Window,
-        n: &Node,
-    ) -> LoopResult {
+    fn move_loop(&mut self, pos: &Position<V>, ctx: &LegalCtx<Bb<V>>, w: Window, n: &Node) -> LoopResult {
         let Window { mut alpha, beta, pv_node, .. } = w;
         let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
