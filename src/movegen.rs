@@ -107,21 +107,7 @@ impl<V: Variant> Position<V> {
     pub fn attackers_to(&self, sq: usize, color: usize, occ: Bb<V>) -> Bb<V> {
         let tables = V::tables();
         let mine = self.by_color[color] & occ;
-        let mut att = Bb::<V>::ZERO;
-        // Unlimited line riders (rook, bishop, queen ...): each line once for all of them.
-        for (group, dirs) in tables.line_groups() {
-            if group == 0 {
-                continue;
-            }
-            let riders = self.pieces_of_types(group) & mine;
-            if riders.any() {
-                att |= V::G::lines(sq, dirs, occ) & riders;
-            }
-        }
-        // Types whose only captures outside the groups are leaps: a lookup each.
-        for t in types_in(tables.leap_only) {
-            att |= tables.types[t].by_color[color ^ 1].leap_c[sq] & self.by_type[t] & mine;
-        }
+        let mut att = self.line_attackers(sq, occ, mine) | (self.leap_attackers(sq, color) & occ);
         // The rest, in full.
         for t in types_in(tables.in_full) {
             let bb = self.by_type[t] & mine;
@@ -163,6 +149,34 @@ impl<V: Variant> Position<V> {
             att |= a & bb;
         }
         att
+    }
+
+    /// Of `pieces`, the unlimited line riders (both groups of
+    /// `VariantTables::line_groups`) that reach `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub fn line_attackers(&self, sq: usize, occ: Bb<V>, pieces: Bb<V>) -> Bb<V> {
+        let mut att = Bb::<V>::ZERO;
+        // Each line once for all the riders of a group.
+        for (group, dirs) in V::tables().line_groups() {
+            if group == 0 {
+                continue;
+            }
+            let riders = self.pieces_of_types(group) & pieces;
+            if riders.any() {
+                att |= V::G::lines(sq, dirs, occ) & riders;
+            }
+        }
+        att
+    }
+
+    /// The pieces of `color` of the leap-only types (`VariantTables::leap_only`)
+    /// that capture on `sq` by a leap: one lookup each, whatever the occupancy.
+    #[inline(always)]
+    pub fn leap_attackers(&self, sq: usize, color: usize) -> Bb<V> {
+        let tables = V::tables();
+        types_in(tables.leap_only)
+            .fold(Bb::<V>::ZERO, |att, t| att | (tables.types[t].by_color[color ^ 1].leap_c[sq] & self.by_type[t]))
+            & self.by_color[color]
     }
 
     /// [`CheckInfo`] for the side to move, where every capture is a line

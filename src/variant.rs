@@ -362,6 +362,9 @@ pub struct VariantTables<G: Geometry> {
     /// neither these nor `grouped_only`, whose captures are found in full.
     pub leap_only: u32,
     pub in_full: u32,
+    /// Every type, cheapest first (by value, then by type): the order in
+    /// which exchanges bring in their attackers.
+    pub cheapest_first: arrayvec::ArrayVec<u8, MAX_TYPES>,
 }
 
 /// The types in a bitmask over types (bit `t` for type `t`), lowest first.
@@ -433,6 +436,8 @@ impl<G: Geometry> VariantTables<G> {
             }
             types.push(TypeTables { by_color, exotic });
         }
+        let mut cheapest_first: arrayvec::ArrayVec<u8, MAX_TYPES> = (1..=V::PIECES.len() as u8).collect();
+        cheapest_first.sort_by_key(|&t| (V::PIECES[t as usize - 1].value, t));
         VariantTables {
             types,
             n_types: V::PIECES.len(),
@@ -444,6 +449,7 @@ impl<G: Geometry> VariantTables<G> {
             line_sliders,
             leap_only,
             in_full,
+            cheapest_first,
         }
     }
 }

@@ -14,9 +14,11 @@
 //! twice and a piece turned over on capturing counts at its new value.
 //! Where captures are plain (chess, IAGO, Historia Ŝako: pins and checks
 //! of one king decide legality, a captured piece leaves the game), the
-//! same exchange is followed on the pieces alone, without making each move
-//! in full; a test holds both ways to the same value for every move of
-//! many positions.
+//! same exchange is followed on the bitboards alone, without making a
+//! move: the square's attackers are found as the occupancy empties, and a
+//! capture is legal when no piece of the other side still standing then
+//! attacks the royal piece; a test holds both ways to the same value for
+//! every move of many positions.
 
 use super::movepick::value_of;
 use crate::bitboard::Bits;
@@ -24,8 +26,8 @@ use crate::eval::Evaluator;
 use crate::geometry::Geometry;
 use crate::movegen::MoveSink;
 use crate::moves::{Kind, Move, MoveList};
-use crate::position::Position;
-use crate::variant::{DropRule, MAX_TYPES};
+use crate::position::{NO_SQ, Position};
+use crate::variant::{Bb, DropRule};
 
 /// Longest exchange followed (captures after the first move).
 const MAX_EXCHANGE: usize = 32;
@@ -147,88 +149,179 @@ fn resolve(gains: &Gains) -> i32 {
 
 /// Whether legality is judged from pins and checkers of a royal piece
 /// (`FAST_LEGAL`: only line sliders and leapers capture, and the attack
-/// tables know every capture) and a captured piece simply leaves the game
-/// (no hand, no turning over).
+/// tables know every capture), any piece may take any enemy piece (no
+/// `Variant::capture_targets` of its own), and a captured piece simply
+/// leaves the game (no hand, no turning over).
 fn plain_captures<V: Evaluator>() -> bool {
     V::FAST_LEGAL && V::KING != 0 && !V::CAPTURES_TO_HAND && !V::FLIP_ON_CAPTURE
 }
 
 /// Whether an exchange on `sq` can be followed on the pieces alone
-/// ([`see_plain`]): [`plain_captures`], and no pawn can promote on `sq`.
+/// ([`see_plain`]): [`plain_captures`], every capture a leap or a line
+/// of the two rider groups (no type the attack test works out in full), and
+/// no pawn can promote on `sq` unless promoting changes nothing but the
+/// piece (no hand to take the new piece from, no gating).
 fn plain_exchange<V: Evaluator>(sq: usize) -> bool {
     plain_captures::<V>()
-        && (V::PAWN == 0 || {
+        && V::tables().in_full == 0
+        && (V::PAWN == 0 || (!V::HAND && !V::GATING) || {
             let zone = &V::tables().promotion_zone;
             !(zone[0] | zone[1]).has(sq)
         })
 }
 
-/// [`see_by_moves`]'s value where [`plain_exchange`] holds, found faster:
-/// after the first move (made on the position) each capture only moves
-/// the capturing piece onto the square (`Position::exchange_move`), and
-/// gains the captured piece's value. The same captures are chosen: the
-/// least valuable legal one, the first in the move generator's order
-/// (piece type, then square) among equals. `None` where that capture
+/// [`see_by_moves`]'s value where [`plain_exchange`] holds, found on the
+/// bitboards: each capture takes the piece standing on the square and
+/// leaves its own square empty, so the occupancy, the piece standing there
+/// and the royal pieces' squares are all an exchange changes. The same
+/// captures are chosen: the least valuable legal one, the first in the
+/// move generator's order (piece type, then square) among equals. A
+/// game's hooks (drops only, IAGO's gating) read the position itself,
+/// kept only where the game has them. `None` where the capture chosen
 /// would be a gating move (IAGO: the plain capture from the gating square
 /// is illegal, the gated piece would block the check): the caller then
 /// follows the exchange move by move.
 fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
-    let sq = m.to();
+    let (sq, target) = (m.to(), Bb::<V>::bit(m.to()));
     let mut gains = Gains::new();
-    let mut cur = match first_gain(pos, m) {
-        Some(gain) if m.kind() == Kind::Normal => {
-            gains.push(gain);
+    // The pieces as they stood before the exchange's captures, read only
+    // where `occ` says a piece still stands and never on the square itself.
+    let played: Position<V>;
+    let (base, mut occ, mut standing) = if m.kind() == Kind::Normal {
+        gains.push(taken(pos, sq));
+        (pos, (pos.occupied() ^ Bb::<V>::bit(m.from())) | target, pos.type_on(m.from()))
+    } else {
+        played = pos.play(m);
+        gains.push(balance(&played, pos.side) - balance(pos, pos.side));
+        (&played, played.occupied(), played.type_on(sq))
+    };
+    let mut kings = [0, 1].map(|c| base.king_sq(c));
+    if m.kind() == Kind::Normal && standing == V::KING {
+        kings[pos.side] = sq;
+    }
+    // The whole position, for the games whose hooks read it.
+    let mut hooked = (V::HAND || V::GATING).then(|| {
+        if m.kind() == Kind::Normal {
             let mut cur = *pos;
             cur.exchange_move(m.from(), sq);
             cur
+        } else {
+            *base
         }
-        _ => {
-            let cur = pos.play(m);
-            gains.push(balance(&cur, pos.side) - balance(pos, pos.side));
-            cur
+    });
+    let mut us = pos.side ^ 1;
+    let mut leapers: [Option<Bb<V>>; 2] = [None, None];
+    let mut royal_leapers: [Option<(usize, Bb<V>)>; 2] = [None, None];
+    while !gains.is_full() && standing != 0 {
+        if V::HAND
+            && let Some(cur) = &hooked
+            && matches!(V::drop_rule(cur), DropRule::Only(_))
+        {
+            // Only drops are allowed this turn: no capture.
+            break;
         }
-    };
-    while !gains.is_full() && cur.board[sq] != 0 {
-        let Some(from) = least_valuable_attacker(&cur, sq)? else { break };
-        gains.push(taken(&cur, sq));
-        cur.exchange_move(from, sq);
+        let mine = base.by_color[us] & occ & !target;
+        // Leaps do not depend on the occupancy and pieces only leave: each
+        // side's leaping attackers, of the square and of its royal piece,
+        // are looked up once.
+        let leaping = *leapers[us].get_or_insert_with(|| base.leap_attackers(sq, us));
+        let attackers = (leaping | base.line_attackers(sq, occ, mine)) & mine;
+        if attackers.is_empty() {
+            break;
+        }
+        let mut chosen = None;
+        'cheapest: for &t in &V::tables().cheapest_first {
+            // What the piece becomes there: a pawn in its zone promotes
+            // (only in a game without hands, where that is all it changes).
+            let becomes = if t == V::PAWN && V::tables().promotion_zone[us].has(sq) {
+                match best_promotion(base, us) {
+                    Some(p) => p,
+                    None if V::PROMOTION_MANDATORY => continue,
+                    None => t,
+                }
+            } else {
+                t
+            };
+            for from in (attackers & base.by_type[t as usize]).iter() {
+                let king = kings[us];
+                let checking = if king == NO_SQ || from == king {
+                    Bb::<V>::ZERO
+                } else {
+                    match royal_leapers[us] {
+                        Some((k, bb)) if k == king => bb,
+                        _ => {
+                            let bb = base.leap_attackers(king, us ^ 1);
+                            royal_leapers[us] = Some((king, bb));
+                            bb
+                        }
+                    }
+                };
+                if legal_capture(base, occ, king, from, sq, checking) {
+                    chosen = Some((from, t, becomes));
+                    break 'cheapest;
+                }
+                if V::GATING
+                    && let Some(cur) = &hooked
+                    && cur.rights[1].has(from)
+                    && cur.hand_count(us) > 0
+                {
+                    return None;
+                }
+            }
+        }
+        let Some((from, t, becomes)) = chosen else { break };
+        gains.push(value_of::<V>(standing) + value_of::<V>(becomes) - value_of::<V>(t));
+        occ ^= Bb::<V>::bit(from);
+        if from == kings[us] {
+            kings[us] = sq;
+        }
+        if let Some(cur) = &mut hooked {
+            cur.exchange_move(from, sq);
+        }
+        standing = becomes;
+        us ^= 1;
     }
     Some(resolve(&gains))
 }
 
-/// The square of the piece making [`least_valuable_capture`]'s capture
-/// where [`plain_exchange`] holds (`Some(None)`: there is none), or `None`
-/// where that capture would be a gating move.
-fn least_valuable_attacker<V: Evaluator>(pos: &Position<V>, sq: usize) -> Option<Option<usize>> {
-    if V::HAND && matches!(V::drop_rule(pos), DropRule::Only(_)) {
-        // Only drops are allowed this turn: no capture.
-        return Some(None);
-    }
-    let us = pos.side;
-    let attackers = pos.attackers_to(sq, us, pos.occupied());
-    if attackers.is_empty() {
-        return Some(None);
-    }
-    // The attackers' types, cheapest first (the generator's order among equals).
-    let mut types = arrayvec::ArrayVec::<(i32, u8), MAX_TYPES>::new();
-    for t in 1..=V::PIECES.len() as u8 {
-        if (attackers & pos.by_type[t as usize]).any() && V::capture_targets(pos, us, t).has(sq) {
-            types.push((value_of::<V>(t), t));
+/// The most valuable type a pawn of `us` may promote to now (the first
+/// of `Variant::PROMOTIONS` among equals, as the move generator lists
+/// them), or `None` where none is allowed.
+fn best_promotion<V: Evaluator>(pos: &Position<V>, us: usize) -> Option<u8> {
+    let mut best: Option<u8> = None;
+    for &p in V::PROMOTIONS {
+        if V::promotion_allowed(pos, us, p) && best.is_none_or(|b| value_of::<V>(p) > value_of::<V>(b)) {
+            best = Some(p);
         }
     }
-    types.sort_unstable();
-    let ctx = pos.legal_ctx();
-    for &(_, t) in &types {
-        for from in (attackers & pos.by_type[t as usize]).iter() {
-            if pos.is_legal(Move::normal(from, sq), &ctx) {
-                return Some(Some(from));
-            }
-            if V::GATING && pos.rights[1].has(from) && pos.hand_count(us) > 0 {
-                return None;
-            }
-        }
+    best
+}
+
+/// Whether the piece on `from` may take on `sq` (occupied) where `occ` is
+/// the occupancy and `king` the royal piece of the side it belongs to
+/// (`NO_SQ`: none): that piece is not attacked afterwards by a piece of
+/// the other side still standing (`base`'s pieces, as in [`see_plain`]).
+/// `leaping`: the other side's leapers that attack `king` (unused where
+/// the royal piece itself takes).
+fn legal_capture<V: Evaluator>(
+    base: &Position<V>,
+    occ: Bb<V>,
+    king: usize,
+    from: usize,
+    sq: usize,
+    leaping: Bb<V>,
+) -> bool {
+    if king == NO_SQ {
+        return true;
     }
-    Some(None)
+    let them = base.color_on(from) ^ 1;
+    let after = occ ^ Bb::<V>::bit(from);
+    // The piece on the square is taken.
+    let enemies = base.by_color[them] & after & !Bb::<V>::bit(sq);
+    if from == king {
+        return ((base.line_attackers(sq, after, enemies) | base.leap_attackers(sq, them)) & enemies).is_empty();
+    }
+    ((base.line_attackers(king, after, enemies) | leaping) & enemies).is_empty()
 }
 
 /// What `m` gains in material for the side making it, where that is the
