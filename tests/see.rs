@@ -53,6 +53,13 @@ fn chess() {
     // A pawn that takes and promotes on the last rank: +500 (rook) +850
     // (pawn to queen); the king takes back the queen (-950).
     assert_eq!(see_of::<Chess>("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), 500 + 850 - 950);
+    // A pawn that takes back on its last rank promotes: the Rook takes the
+    // Knight (+320), b2xc1=Q takes the Rook and becomes a Queen (+500 +850):
+    // -1030 with nothing to take back, and with the King beside c1 it takes
+    // the Queen (+950), so Black's recapture nets 400: 320 - 400.
+    assert_eq!(see_of::<Chess>("7k/8/8/8/8/8/1p4K1/2n1R3 w - - 0 1", "e1c1"), 320 - (500 + 850));
+    assert_eq!(see_of::<Chess>("7k/8/8/8/8/8/1p1K4/2n1R3 w - - 0 1", "e1c1"), 320 - (500 + 850 - 950));
+    ge_agrees::<Chess>("7k/8/8/8/8/8/1p1K4/2n1R3 w - - 0 1");
     ge_agrees::<Chess>(CHESS_PIN);
     ge_agrees::<Chess>(CHESS_XRAY);
     ge_agrees::<Chess>("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");

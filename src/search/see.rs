@@ -222,15 +222,30 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
         }
         let mine = base.by_color[us] & occ & !target;
         // Leaps do not depend on the occupancy and pieces only leave: each
-        // side's leaping attackers, of the square and of its royal piece,
-        // are looked up once.
+        // side's leaping attackers of the square are looked up once.
         let leaping = *leapers[us].get_or_insert_with(|| base.leap_attackers(sq, us));
         let attackers = (leaping | base.line_attackers(sq, occ, mine)) & mine;
         if attackers.is_empty() {
             break;
         }
+        // The other side's leapers that attack the royal piece, found once
+        // for each square it stands on (it moves only by taking).
+        let king = kings[us];
+        let checking = match royal_leapers[us] {
+            Some((k, bb)) if k == king => bb,
+            _ if king == NO_SQ => Bb::<V>::ZERO,
+            _ => {
+                let bb = base.leap_attackers(king, us ^ 1);
+                royal_leapers[us] = Some((king, bb));
+                bb
+            }
+        };
         let mut chosen = None;
         'cheapest: for &t in &V::tables().cheapest_first {
+            let of_type = attackers & base.by_type[t as usize];
+            if of_type.is_empty() {
+                continue;
+            }
             // What the piece becomes there: a pawn in its zone promotes
             // (only in a game without hands, where that is all it changes).
             let becomes = if t == V::PAWN && V::tables().promotion_zone[us].has(sq) {
@@ -242,20 +257,7 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
             } else {
                 t
             };
-            for from in (attackers & base.by_type[t as usize]).iter() {
-                let king = kings[us];
-                let checking = if king == NO_SQ || from == king {
-                    Bb::<V>::ZERO
-                } else {
-                    match royal_leapers[us] {
-                        Some((k, bb)) if k == king => bb,
-                        _ => {
-                            let bb = base.leap_attackers(king, us ^ 1);
-                            royal_leapers[us] = Some((king, bb));
-                            bb
-                        }
-                    }
-                };
+            for from in of_type.iter() {
                 if legal_capture(base, occ, king, from, sq, checking) {
                     chosen = Some((from, t, becomes));
                     break 'cheapest;
@@ -319,7 +321,7 @@ fn legal_capture<V: Evaluator>(
     // The piece on the square is taken.
     let enemies = base.by_color[them] & after & !Bb::<V>::bit(sq);
     if from == king {
-        return ((base.line_attackers(sq, after, enemies) | base.leap_attackers(sq, them)) & enemies).is_empty();
+        return (base.attackers_to(sq, them, after) & enemies).is_empty();
     }
     ((base.line_attackers(king, after, enemies) | leaping) & enemies).is_empty()
 }
