@@ -210,8 +210,12 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
         }
     });
     let mut us = pos.side ^ 1;
+    // The line riders of each group (both colours), found once: pieces
+    // only leave, so each step masks them with the occupancy.
+    let tables = V::tables();
+    let riders = tables.line_groups().map(|(types, dirs)| (base.pieces_of_types(types), dirs));
     let mut leapers: [Option<Bb<V>>; 2] = [None, None];
-    let mut royal_leapers: [Option<(usize, Bb<V>)>; 2] = [None, None];
+    let mut royal: [Option<Royal<V>>; 2] = [None, None];
     while !gains.is_full() && standing != 0 {
         if V::HAND
             && let Some(cur) = &hooked
@@ -224,31 +228,30 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
         // Leaps do not depend on the occupancy and pieces only leave: each
         // side's leaping attackers of the square are looked up once.
         let leaping = *leapers[us].get_or_insert_with(|| base.leap_attackers(sq, us));
-        let attackers = (leaping | base.line_attackers(sq, occ, mine)) & mine;
+        let attackers = (leaping | lines_through::<V>(&riders, sq, occ, mine)) & mine;
         if attackers.is_empty() {
             break;
         }
-        // The other side's leapers that attack the royal piece, found once
-        // for each square it stands on (it moves only by taking).
+        // What may attack the royal piece, found once for each square it
+        // stands on (it moves only by taking).
         let king = kings[us];
-        let checking = match royal_leapers[us] {
-            Some((k, bb)) if k == king => bb,
-            _ if king == NO_SQ => Bb::<V>::ZERO,
+        let view = match royal[us] {
+            Some(r) if r.king == king => r,
             _ => {
-                let bb = base.leap_attackers(king, us ^ 1);
-                royal_leapers[us] = Some((king, bb));
-                bb
+                let r = Royal::of(base, &riders, king, us);
+                royal[us] = Some(r);
+                r
             }
         };
         let mut chosen = None;
-        'cheapest: for &t in &V::tables().cheapest_first {
+        'cheapest: for &t in &tables.cheapest_first {
             let of_type = attackers & base.by_type[t as usize];
             if of_type.is_empty() {
                 continue;
             }
             // What the piece becomes there: a pawn in its zone promotes
             // (only in a game without hands, where that is all it changes).
-            let becomes = if t == V::PAWN && V::tables().promotion_zone[us].has(sq) {
+            let becomes = if t == V::PAWN && tables.promotion_zone[us].has(sq) {
                 match best_promotion(base, us) {
                     Some(p) => p,
                     None if V::PROMOTION_MANDATORY => continue,
@@ -258,7 +261,7 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
                 t
             };
             for from in of_type.iter() {
-                if legal_capture(base, occ, king, from, sq, checking) {
+                if legal_capture(base, &riders, occ, &view, from, sq) {
                     chosen = Some((from, t, becomes));
                     break 'cheapest;
                 }
@@ -286,6 +289,47 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
     Some(resolve(&gains))
 }
 
+/// The line riders of each of the two groups (both colours) with the
+/// group's directions, as [`see_plain`] keeps them.
+type Riders<V> = [(Bb<V>, u8); 2];
+
+/// The pieces of `pieces` that attack `at` along a line through `occ`.
+#[inline(always)]
+fn lines_through<V: Evaluator>(riders: &Riders<V>, at: usize, occ: Bb<V>, pieces: Bb<V>) -> Bb<V> {
+    let mut att = Bb::<V>::ZERO;
+    for &(group, dirs) in riders {
+        let r = group & pieces;
+        if r.any() {
+            att |= V::G::lines(at, dirs, occ) & r;
+        }
+    }
+    att
+}
+
+/// What may attack one side's royal piece during an exchange (`base`'s
+/// pieces of the other side: they only leave).
+#[derive(Clone, Copy)]
+struct Royal<V: Evaluator> {
+    /// Its square (`NO_SQ`: none).
+    king: usize,
+    /// The other side's leapers that attack it.
+    leaping: Bb<V>,
+    /// The other side's line riders on a line through it on an empty board:
+    /// only they can attack it along a line once pieces leave.
+    aligned: Bb<V>,
+}
+
+impl<V: Evaluator> Royal<V> {
+    fn of(base: &Position<V>, riders: &Riders<V>, king: usize, us: usize) -> Self {
+        if king == NO_SQ {
+            return Royal { king, leaping: Bb::<V>::ZERO, aligned: Bb::<V>::ZERO };
+        }
+        let them = base.by_color[us ^ 1];
+        let aligned = lines_through::<V>(riders, king, Bb::<V>::ZERO, them);
+        Royal { king, leaping: base.leap_attackers(king, us ^ 1), aligned }
+    }
+}
+
 /// The most valuable type a pawn of `us` may promote to now (the first
 /// of `Variant::PROMOTIONS` among equals, as the move generator lists
 /// them), or `None` where none is allowed.
@@ -300,19 +344,18 @@ fn best_promotion<V: Evaluator>(pos: &Position<V>, us: usize) -> Option<u8> {
 }
 
 /// Whether the piece on `from` may take on `sq` (occupied) where `occ` is
-/// the occupancy and `king` the royal piece of the side it belongs to
-/// (`NO_SQ`: none): that piece is not attacked afterwards by a piece of
-/// the other side still standing (`base`'s pieces, as in [`see_plain`]).
-/// `leaping`: the other side's leapers that attack `king` (unused where
-/// the royal piece itself takes).
+/// the occupancy and `view` what may attack the royal piece of the side
+/// it belongs to: that piece is not attacked afterwards by a piece of the
+/// other side still standing (`base`'s pieces, as in [`see_plain`]).
 fn legal_capture<V: Evaluator>(
     base: &Position<V>,
+    riders: &Riders<V>,
     occ: Bb<V>,
-    king: usize,
+    view: &Royal<V>,
     from: usize,
     sq: usize,
-    leaping: Bb<V>,
 ) -> bool {
+    let king = view.king;
     if king == NO_SQ {
         return true;
     }
@@ -323,7 +366,11 @@ fn legal_capture<V: Evaluator>(
     if from == king {
         return (base.attackers_to(sq, them, after) & enemies).is_empty();
     }
-    ((base.line_attackers(king, after, enemies) | leaping) & enemies).is_empty()
+    if (view.leaping & enemies).any() {
+        return false;
+    }
+    let aligned = view.aligned & enemies;
+    aligned.is_empty() || lines_through::<V>(riders, king, after, aligned).is_empty()
 }
 
 /// What `m` gains in material for the side making it, where that is the
