@@ -441,15 +441,19 @@ impl Network {
 /// Rows of the feature weights to add to, or take from, an accumulator.
 type Rows<'a> = arrayvec::ArrayVec<&'a [i16], MAX_CHANGES>;
 
-/// The widest block of an accumulator held in registers at once: four
-/// 256-bit registers (two of 512 bits).
+/// A wide block of an accumulator held in registers at once: four
+/// 256-bit registers (two of 512 bits); an accumulator of a multiple of
+/// twice that (256 values) goes eight registers at a time, which halves
+/// the work of walking the rows.
 const WIDE: usize = 4 * LANES;
 
 /// `acc` becomes `from` (`acc` itself without one) plus the rows `adds`
 /// minus the rows `subs` (each as long as `acc`), in wrapping i16 arithmetic.
 #[inline(always)]
 fn add_sub(acc: &mut [i16], from: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
-    if acc.len().is_multiple_of(WIDE) {
+    if acc.len().is_multiple_of(2 * WIDE) {
+        add_sub_blocks::<{ 2 * WIDE }>(acc, from, adds, subs);
+    } else if acc.len().is_multiple_of(WIDE) {
         add_sub_blocks::<WIDE>(acc, from, adds, subs);
     } else {
         add_sub_blocks::<LANES>(acc, from, adds, subs);
@@ -657,11 +661,16 @@ type Changes = arrayvec::ArrayVec<Change, MAX_CHANGES>;
 fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
     let Pieces { by_color, by_type, hand } = old;
     let mut list = Changes::new();
-    for color in 0..2 {
-        for t in 1..=V::PIECES.len() as u8 {
-            let old = by_color[color] & by_type[t as usize];
-            let new = pos.pieces(color, t);
-            if old != new {
+    // A type's pieces of a colour change only where the type's squares
+    // change or a square of the type changes colour: most types are
+    // passed over with one test.
+    let recoloured = (by_color[0] ^ pos.by_color[0]) | (by_color[1] ^ pos.by_color[1]);
+    for t in 1..=V::PIECES.len() as u8 {
+        let of_type = pos.by_type[t as usize];
+        if of_type != by_type[t as usize] || (of_type & recoloured).any() {
+            for (color, (&was, &is)) in by_color.iter().zip(&pos.by_color).enumerate() {
+                let old = was & by_type[t as usize];
+                let new = is & of_type;
                 for (add, squares) in [(false, old & !new), (true, new & !old)] {
                     for sq in squares.iter() {
                         let feature = [0, 1].map(|p| board_feature::<V>(p, color, t, sq));
@@ -669,8 +678,13 @@ fn changes<V: Variant>(old: &Pieces<V>, pos: &Position<V>) -> Option<Changes> {
                     }
                 }
             }
-            let h0 = (hand[color][t as usize] as usize).min(HAND_CAP);
-            let h1 = (pos.hand[color][t as usize] as usize).min(HAND_CAP);
+        }
+        if !V::HAND {
+            continue;
+        }
+        for (color, (was, is)) in hand.iter().zip(&pos.hand).enumerate() {
+            let h0 = (was[t as usize] as usize).min(HAND_CAP);
+            let h1 = (is[t as usize] as usize).min(HAND_CAP);
             for (add, range) in [(false, h1..h0), (true, h0..h1)] {
                 for i in range {
                     let feature = [0, 1].map(|p| hand_feature::<V>(p, color, t, i));

@@ -57,6 +57,26 @@ pub struct History {
     squares: usize,
 }
 
+/// The quiet moves' ordering values at one node ([`History::quiet_scorer`]).
+pub struct QuietScorer<'a> {
+    /// The side to move's butterfly table, by (type, square).
+    butterfly: &'a [i32],
+    /// The continuation rows of the moves one and two plies before (none
+    /// where there was no move).
+    continuation: [Option<&'a [i16]>; 2],
+    squares: usize,
+}
+
+impl QuietScorer<'_> {
+    /// [`History::quiet`] of `m`, a move of the node's position `pos`.
+    #[inline]
+    pub fn score<V: Variant>(&self, pos: &Position<V>, m: Move) -> i32 {
+        let pt = History::mover(pos, m) as usize * self.squares + m.to();
+        let cont = |row: Option<&[i16]>| row.map_or(0, |r| i32::from(r[pt]));
+        self.butterfly[pt] + cont(self.continuation[0]) + cont(self.continuation[1])
+    }
+}
+
 /// The bonus for a move that caused a cut-off at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
@@ -192,6 +212,23 @@ impl History {
         self.butterfly(pos, m) + self.cont(prev[0], pt) + self.cont(prev[1], pt)
     }
 
+    /// [`Self::quiet`] for the moves of one node: the side's butterfly
+    /// table and the continuation rows of the previous moves found once.
+    pub fn quiet_scorer<V: Variant>(&self, pos: &Position<V>, prev: [PieceTo; 2]) -> QuietScorer<'_> {
+        let side = pos.side * MAX_TYPES * self.squares;
+        let row = |p: PieceTo| {
+            (p != PieceTo::NONE).then(|| {
+                let start = p.0 as usize * self.piece_to;
+                &self.continuation[start..start + self.piece_to]
+            })
+        };
+        QuietScorer {
+            butterfly: &self.butterfly[side..side + MAX_TYPES * self.squares],
+            continuation: [row(prev[0]), row(prev[1])],
+            squares: self.squares,
+        }
+    }
+
     pub fn capture<V: Variant>(&self, pos: &Position<V>, m: Move, victim: u8) -> i32 {
         self.capture[self.capture_index(pos, m, victim)]
     }
@@ -291,6 +328,29 @@ mod tests {
     use super::*;
     use crate::variants::chess::Chess;
     use crate::variants::ita::Ita;
+
+    /// A node's quiet scorer gives every quiet move the value
+    /// `History::quiet` gives it, after updates of every table it reads.
+    #[test]
+    fn the_quiet_scorer_values_moves_as_quiet_does() {
+        let pos = Position::<Chess>::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+        let moves = pos.legal_moves();
+        let mut h = History::new::<Chess>();
+        let prev = [PieceTo(3 * 64 + 20), PieceTo(5 * 64 + 43)];
+        for (i, &m) in moves.iter().enumerate() {
+            let tried: Vec<Move> = moves.iter().copied().filter(|&t| t != m).take(i % 5).collect();
+            h.update_quiets(&pos, m, &tried, 3 + (i % 7) as i32, 1, prev);
+        }
+        for p in [prev, [prev[0], PieceTo::NONE], [PieceTo::NONE; 2]] {
+            let scorer = h.quiet_scorer(&pos, p);
+            let values: Vec<i32> = moves.iter().map(|&m| h.quiet(&pos, m, p)).collect();
+            assert!(values.iter().any(|&v| v != 0));
+            for (&m, &v) in moves.iter().zip(&values) {
+                assert_eq!(scorer.score(&pos, m), v, "{}", pos.move_to_uci(m));
+            }
+        }
+    }
 
     #[test]
     fn the_correction_moves_towards_what_searches_found_within_its_bound() {

@@ -125,6 +125,7 @@ impl MovePicker {
         }
         let killers = cx.history.killers(cx.ply);
         let counter = cx.history.counter(cx.prev[0]);
+        let quiet = cx.history.quiet_scorer(pos, cx.prev);
         self.scores.clear();
         self.scores.extend(list.iter().enumerate().map(|(i, &m)| {
             if i < captures {
@@ -139,7 +140,7 @@ impl MovePicker {
             } else if m == counter {
                 KILLER
             } else {
-                cx.history.quiet(pos, m, cx.prev)
+                quiet.score(pos, m)
             }
         }));
         self.stage = if tt_found { Stage::TtMove } else { Stage::GoodCaptures };
