@@ -102,6 +102,24 @@ pub struct CheckInfo<B> {
     discoverers: B,
 }
 
+/// The line riders of each group with its directions
+/// ([`Position::line_riders`]).
+pub type LineRiders<V> = [(Bb<V>, u8); 2];
+
+/// Of `pieces`, the riders of `riders` that reach `sq` along a line
+/// through `occ` (each line once for all the riders of a group).
+#[inline(always)]
+pub fn riders_attacking<V: Variant>(riders: &LineRiders<V>, sq: usize, occ: Bb<V>, pieces: Bb<V>) -> Bb<V> {
+    let mut att = Bb::<V>::ZERO;
+    for &(group, dirs) in riders {
+        let r = group & pieces;
+        if r.any() {
+            att |= V::G::lines(sq, dirs, occ) & r;
+        }
+    }
+    att
+}
+
 impl<V: Variant> Position<V> {
     /// Pieces of `color` that could capture on `sq` with occupancy `occ`.
     pub fn attackers_to(&self, sq: usize, color: usize, occ: Bb<V>) -> Bb<V> {
@@ -151,22 +169,18 @@ impl<V: Variant> Position<V> {
         att
     }
 
+    /// The unlimited line riders of each group of
+    /// `VariantTables::line_groups` (both colours), with the group's directions.
+    #[inline(always)]
+    pub fn line_riders(&self) -> LineRiders<V> {
+        V::tables().line_groups().map(|(types, dirs)| (self.pieces_of_types(types), dirs))
+    }
+
     /// Of `pieces`, the unlimited line riders (both groups of
     /// `VariantTables::line_groups`) that reach `sq` with occupancy `occ`.
     #[inline(always)]
     pub fn line_attackers(&self, sq: usize, occ: Bb<V>, pieces: Bb<V>) -> Bb<V> {
-        let mut att = Bb::<V>::ZERO;
-        // Each line once for all the riders of a group.
-        for (group, dirs) in V::tables().line_groups() {
-            if group == 0 {
-                continue;
-            }
-            let riders = self.pieces_of_types(group) & pieces;
-            if riders.any() {
-                att |= V::G::lines(sq, dirs, occ) & riders;
-            }
-        }
-        att
+        riders_attacking::<V>(&self.line_riders(), sq, occ, pieces)
     }
 
     /// The pieces of `color` of the leap-only types (`VariantTables::leap_only`)

@@ -192,24 +192,9 @@ impl History {
         if prev == PieceTo::NONE { Move::NONE } else { self.counter[prev.0 as usize] }
     }
 
-    #[inline]
-    fn cont(&self, prev: PieceTo, cur: PieceTo) -> i32 {
-        if prev == PieceTo::NONE {
-            0
-        } else {
-            self.continuation[prev.0 as usize * self.piece_to + cur.0 as usize] as i32
-        }
-    }
-
-    /// The butterfly history of a quiet move.
-    pub fn butterfly<V: Variant>(&self, pos: &Position<V>, m: Move) -> i32 {
-        self.butterfly[self.butterfly_index(pos, m)]
-    }
-
     /// Quiet-move ordering value: butterfly plus both continuation histories.
     pub fn quiet<V: Variant>(&self, pos: &Position<V>, m: Move, prev: [PieceTo; 2]) -> i32 {
-        let pt = self.piece_to(pos, m);
-        self.butterfly(pos, m) + self.cont(prev[0], pt) + self.cont(prev[1], pt)
+        self.quiet_scorer(pos, prev).score(pos, m)
     }
 
     /// [`Self::quiet`] for the moves of one node: the side's butterfly
@@ -329,10 +314,11 @@ mod tests {
     use crate::variants::chess::Chess;
     use crate::variants::ita::Ita;
 
-    /// A node's quiet scorer gives every quiet move the value
-    /// `History::quiet` gives it, after updates of every table it reads.
+    /// A node's quiet scorer (and so `History::quiet`) reads the entries
+    /// the updates write: the butterfly and both continuation entries of
+    /// each move, as the updates index them.
     #[test]
-    fn the_quiet_scorer_values_moves_as_quiet_does() {
+    fn the_quiet_scorer_reads_the_entries_the_updates_write() {
         let pos = Position::<Chess>::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
         let moves = pos.legal_moves();
@@ -344,7 +330,20 @@ mod tests {
         }
         for p in [prev, [prev[0], PieceTo::NONE], [PieceTo::NONE; 2]] {
             let scorer = h.quiet_scorer(&pos, p);
-            let values: Vec<i32> = moves.iter().map(|&m| h.quiet(&pos, m, p)).collect();
+            let values: Vec<i32> = moves
+                .iter()
+                .map(|&m| {
+                    let pt = h.piece_to(&pos, m);
+                    let cont = |prev: PieceTo| {
+                        if prev == PieceTo::NONE {
+                            0
+                        } else {
+                            i32::from(h.continuation[prev.0 as usize * h.piece_to + pt.0 as usize])
+                        }
+                    };
+                    h.butterfly[h.butterfly_index(&pos, m)] + cont(p[0]) + cont(p[1])
+                })
+                .collect();
             assert!(values.iter().any(|&v| v != 0));
             for (&m, &v) in moves.iter().zip(&values) {
                 assert_eq!(scorer.score(&pos, m), v, "{}", pos.move_to_uci(m));

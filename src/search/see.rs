@@ -24,7 +24,7 @@ use super::movepick::value_of;
 use crate::bitboard::Bits;
 use crate::eval::Evaluator;
 use crate::geometry::Geometry;
-use crate::movegen::MoveSink;
+use crate::movegen::{LineRiders, MoveSink, riders_attacking};
 use crate::moves::{Kind, Move, MoveList};
 use crate::position::{NO_SQ, Position};
 use crate::variant::{Bb, DropRule};
@@ -213,7 +213,7 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
     // The line riders of each group (both colours), found once: pieces
     // only leave, so each step masks them with the occupancy.
     let tables = V::tables();
-    let riders = tables.line_groups().map(|(types, dirs)| (base.pieces_of_types(types), dirs));
+    let riders = base.line_riders();
     let mut leapers: [Option<Bb<V>>; 2] = [None, None];
     let mut royal: [Option<Royal<V>>; 2] = [None, None];
     while !gains.is_full() && standing != 0 {
@@ -228,7 +228,7 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
         // Leaps do not depend on the occupancy and pieces only leave: each
         // side's leaping attackers of the square are looked up once.
         let leaping = *leapers[us].get_or_insert_with(|| base.leap_attackers(sq, us));
-        let attackers = (leaping | lines_through::<V>(&riders, sq, occ, mine)) & mine;
+        let attackers = (leaping | riders_attacking::<V>(&riders, sq, occ, mine)) & mine;
         if attackers.is_empty() {
             break;
         }
@@ -289,23 +289,6 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
     Some(resolve(&gains))
 }
 
-/// The line riders of each of the two groups (both colours) with the
-/// group's directions, as [`see_plain`] keeps them.
-type Riders<V> = [(Bb<V>, u8); 2];
-
-/// The pieces of `pieces` that attack `at` along a line through `occ`.
-#[inline(always)]
-fn lines_through<V: Evaluator>(riders: &Riders<V>, at: usize, occ: Bb<V>, pieces: Bb<V>) -> Bb<V> {
-    let mut att = Bb::<V>::ZERO;
-    for &(group, dirs) in riders {
-        let r = group & pieces;
-        if r.any() {
-            att |= V::G::lines(at, dirs, occ) & r;
-        }
-    }
-    att
-}
-
 /// What may attack one side's royal piece during an exchange (`base`'s
 /// pieces of the other side: they only leave).
 #[derive(Clone, Copy)]
@@ -320,12 +303,12 @@ struct Royal<V: Evaluator> {
 }
 
 impl<V: Evaluator> Royal<V> {
-    fn of(base: &Position<V>, riders: &Riders<V>, king: usize, us: usize) -> Self {
+    fn of(base: &Position<V>, riders: &LineRiders<V>, king: usize, us: usize) -> Self {
         if king == NO_SQ {
             return Royal { king, leaping: Bb::<V>::ZERO, aligned: Bb::<V>::ZERO };
         }
         let them = base.by_color[us ^ 1];
-        let aligned = lines_through::<V>(riders, king, Bb::<V>::ZERO, them);
+        let aligned = riders_attacking::<V>(riders, king, Bb::<V>::ZERO, them);
         Royal { king, leaping: base.leap_attackers(king, us ^ 1), aligned }
     }
 }
@@ -349,7 +332,7 @@ fn best_promotion<V: Evaluator>(pos: &Position<V>, us: usize) -> Option<u8> {
 /// other side still standing (`base`'s pieces, as in [`see_plain`]).
 fn legal_capture<V: Evaluator>(
     base: &Position<V>,
-    riders: &Riders<V>,
+    riders: &LineRiders<V>,
     occ: Bb<V>,
     view: &Royal<V>,
     from: usize,
@@ -370,7 +353,7 @@ fn legal_capture<V: Evaluator>(
         return false;
     }
     let aligned = view.aligned & enemies;
-    aligned.is_empty() || lines_through::<V>(riders, king, after, aligned).is_empty()
+    aligned.is_empty() || riders_attacking::<V>(riders, king, after, aligned).is_empty()
 }
 
 /// What `m` gains in material for the side making it, where that is the
