@@ -272,13 +272,17 @@ impl<V: Variant> Position<V> {
         (direct, blockers)
     }
 
-    /// Whether the legal move `m`, which leads to `child`, gives check:
-    /// an ordinary move that uncovers no line from `info`, the child's
-    /// attack test for the rest (the same answer as `child.in_check()`).
+    /// Whether the legal move `m` gives check: from `info` for an ordinary
+    /// move that uncovers no line, else the attack test of the position
+    /// after it, which `child` gives and is asked for only then (the same
+    /// answer as `child().in_check()`).
     #[inline]
-    pub fn gives_check(&self, m: Move, child: &Position<V>, info: &CheckInfo<Bb<V>>) -> bool {
+    pub fn gives_check<'c>(&self, m: Move, child: impl FnOnce() -> &'c Position<V>, info: &CheckInfo<Bb<V>>) -> bool
+    where
+        V: 'c,
+    {
         if m.kind() != Kind::Normal || info.discoverers.has(m.from()) {
-            return child.in_check();
+            return child().in_check();
         }
         info.squares[self.type_on(m.from()) as usize].has(m.to())
     }
@@ -646,7 +650,7 @@ mod check_tests {
                 for &m in moves {
                     let child = pos.play(m);
                     if let Some(info) = &info {
-                        let check = pos.gives_check(m, &child, info);
+                        let check = pos.gives_check(m, || &child, info);
                         assert_eq!(check, child.in_check(), "{}: {} {}", V::NAME, pos.fen(), pos.move_to_uci(m));
                         answered += 1;
                         checks += usize::from(check);

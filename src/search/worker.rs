@@ -255,6 +255,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         self.game_sorted[first..].iter().take_while(|&&k| k == key).count()
     }
 
+    /// Whether a move's legality is known without playing it: every
+    /// capture a line slider's or a leaper's, and no repetition rule that
+    /// makes the position after it illegal.
+    const LEGAL_UNPLAYED: bool = V::FAST_LEGAL && !V::REPETITION_ILLEGAL;
+
     /// The position after `m` if the move is legal, the game's repetition
     /// rule included (Ito Shogi: a move making a position's third occurrence
     /// is illegal).
@@ -584,15 +589,33 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             if m == excluded {
                 continue;
             }
-            let Some(child) = self.child(pos, m, ctx) else { continue };
+            // The position after the move, played once it is needed: where
+            // legality is known without it, a pruned move is never played.
+            let child = std::cell::OnceCell::new();
+            if Self::LEGAL_UNPLAYED {
+                if !pos.is_legal(m, ctx) {
+                    continue;
+                }
+            } else {
+                let Some(c) = self.child(pos, m, ctx) else { continue };
+                let _ = child.set(c);
+            }
+            let tt = self.tt;
+            let child = || {
+                child.get_or_init(|| {
+                    let c = pos.play(m);
+                    tt.prefetch(c.key);
+                    c
+                })
+            };
             r.legal += 1;
             let tactical = is_tactical(pos, m);
             // Whether the move checks, asked only where it decides something.
             let gives_check = || {
                 V::KING != 0
                     && match check_info.get_or_init(|| pos.check_info()) {
-                        Some(info) => pos.gives_check(m, &child, info),
-                        None => child.in_check(),
+                        Some(info) => pos.gives_check(m, child, info),
+                        None => child().in_check(),
                     }
             };
             if !pv_node
@@ -618,7 +641,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             };
             self.stack[ply] = self.history.piece_to(pos, m);
             let d = if m == n.tt_move { depth + n.extension } else { depth };
-            let v = self.search_child(&child, Window { alpha, ..w }, d, ply, r.legal, reduction);
+            let v = self.search_child(child(), Window { alpha, ..w }, d, ply, r.legal, reduction);
             if self.shared.stopped() {
                 r.aborted = true;
                 return r;
