@@ -787,12 +787,12 @@ fn three_shards_merged_are_the_single_run() {
     // Given in any order, the games come out by number.
     let (code, out, err) = calvin(&["datagen", "merge", m, names[2], names[0], names[1]]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, format!("datagen: merged 6 games (242 positions) from 3 files into {m}\n"));
+    assert_eq!(out, format!("datagen: merged 6 games (263 positions) from 3 files into {m}\n"));
     let info = |p: &Path| calvin(&["datagen", "info", p.to_str().expect("utf-8")]).1;
     let expected = "variant chess seed 5 nodes 400 random-plies 4 max-plies 80 resign-score 400 resign-plies 4 hash 1\n\
-                    games 6 positions 242 trailing-bytes 0\n\
-                    results white-wins 2 draws 3 black-wins 1\n\
-                    ends rules 1 ply-cap 2 adjudicated 3\n";
+                    games 6 positions 263 trailing-bytes 0\n\
+                    results white-wins 3 draws 2 black-wins 1\n\
+                    ends rules 0 ply-cap 2 adjudicated 4\n";
     assert_eq!(info(&whole), expected);
     assert_eq!(info(&merged), expected);
     // The same positions (as a multiset) and games; one thread: the same bytes.
@@ -805,7 +805,7 @@ fn three_shards_merged_are_the_single_run() {
         v.sort();
         v
     };
-    assert_eq!(positions(&merged).len(), 242);
+    assert_eq!(positions(&merged).len(), 263);
     assert_eq!(positions(&merged), positions(&whole));
     assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&whole).expect("whole"));
 }
