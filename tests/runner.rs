@@ -799,9 +799,9 @@ const SPSA_AFTER_4: &str = "\
 seed 7
 iterations 4
 done 4
-theta TUNE_RFP_MARGIN 89.39055160678784
-theta TUNE_FUTILITY_MARGIN 118.31617312576036
-theta TUNE_LMR_DIVISOR 226.1643876746701
+theta TUNE_RFP_MARGIN 89.75566418098238
+theta TUNE_FUTILITY_MARGIN 121.63004266200987
+theta TUNE_LMR_DIVISOR 222.55493600698523
 ";
 
 #[cfg(feature = "tune")]
@@ -816,24 +816,24 @@ fn spsa_tunes_from_the_file_to_the_state() {
         assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
     }
     // theta moves after the pairs the two sides did not share evenly: by
-    // a_k / c_k * result * flip (pair 4 even; pair 1 won by one point by the
-    // minus side, pairs 2 and 3 by the plus side: each step goes the way of
-    // that iteration's own flip, and pair 3's takes every parameter back
-    // past where pair 2 left it).
+    // a_k / c_k * result * flip (pair 3 even; pairs 1 and 4 won by one point
+    // by the plus side, pair 2 by the minus side: each step goes the way of
+    // that iteration's own flip: pair 2's takes the futility margin and the
+    // reduction divisor on past where pair 1 left them, the RFP margin back).
     let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
     assert_eq!(
         lines,
         [
-            "Iteration 1 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.31 TUNE_FUTILITY_MARGIN=119.31 TUNE_LMR_DIVISOR=226.04",
-            "Iteration 2 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=89.84 TUNE_FUTILITY_MARGIN=118.77 TUNE_LMR_DIVISOR=226.85",
-            "Iteration 3 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=89.39 TUNE_FUTILITY_MARGIN=118.32 TUNE_LMR_DIVISOR=226.16",
-            "Iteration 4 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.39 TUNE_FUTILITY_MARGIN=118.32 TUNE_LMR_DIVISOR=226.16",
+            "Iteration 1 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=90.69 TUNE_FUTILITY_MARGIN=120.69 TUNE_LMR_DIVISOR=223.96",
+            "Iteration 2 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=90.16 TUNE_FUTILITY_MARGIN=121.23 TUNE_LMR_DIVISOR=223.15",
+            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.16 TUNE_FUTILITY_MARGIN=121.23 TUNE_LMR_DIVISOR=223.15",
+            "Iteration 4 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=89.76 TUNE_FUTILITY_MARGIN=121.63 TUNE_LMR_DIVISOR=222.55",
         ]
     );
     assert!(
         r.stdout.ends_with(
             "SPSA finished: 4 of 4 iterations\n\
-             Values: option.TUNE_RFP_MARGIN=89 option.TUNE_FUTILITY_MARGIN=118 option.TUNE_LMR_DIVISOR=226\n"
+             Values: option.TUNE_RFP_MARGIN=90 option.TUNE_FUTILITY_MARGIN=122 option.TUNE_LMR_DIVISOR=223\n"
         ),
         "{}",
         r.stdout
