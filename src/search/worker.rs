@@ -591,18 +591,18 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             }
             // The position after the move, played once it is needed: where
             // legality is known without it, a pruned move is never played.
-            let child = std::cell::OnceCell::new();
+            let played = std::cell::OnceCell::new();
             if Self::LEGAL_UNPLAYED {
                 if !pos.is_legal(m, ctx) {
                     continue;
                 }
             } else {
                 let Some(c) = self.child(pos, m, ctx) else { continue };
-                let _ = child.set(c);
+                let _ = played.set(c);
             }
             let tt = self.tt;
             let child = || {
-                child.get_or_init(|| {
+                played.get_or_init(|| {
                     let c = pos.play(m);
                     tt.prefetch(c.key);
                     c
