@@ -4,8 +4,12 @@
 //! value and capture history), the killers and the counter move, the quiet
 //! moves (drops included) by their histories, and last the captures that
 //! lose material. Moves are generated once; each stage hands out its best
-//! remaining move by selection (most nodes cut off after a few moves), and
-//! static exchange is computed only for captures actually reached.
+//! remaining move by selection (most nodes cut off after a few moves).
+//! Work is put off until a stage is reached: quiet moves are scored when
+//! their stage comes (by the histories as they are then), static exchange
+//! is computed only for captures handed out, and once the search prunes by
+//! move count ([`MovePicker::skip_quiets`]) the quiet moves left are never
+//! handed out.
 
 use super::history::{History, PieceTo};
 use super::see::see_ge;
@@ -108,7 +112,9 @@ impl MovePicker {
     }
 
     /// Orders the generated moves. With `captures_only` (quiescence not in
-    /// check) quiet moves and losing captures are left out.
+    /// check) quiet moves and losing captures are left out. Captures are
+    /// scored now; quiet moves only when their stage comes (most nodes cut
+    /// off before it), by the histories as they are then.
     pub fn init<V: Evaluator>(&mut self, pos: &Position<V>, tt_move: Move, cx: &OrderContext<'_>, captures_only: bool) {
         let list = &mut self.list;
         // Captures first, quiets after; the TT move is handed out on its own.
@@ -123,17 +129,29 @@ impl MovePicker {
                 captures += 1;
             }
         }
+        self.scores.clear();
+        self.scores.extend(list[..captures].iter().map(|&m| {
+            let v = victim(pos, m);
+            value_of::<V>(v) * VICTIM_WEIGHT
+                + value_of::<V>(promoted(m)) * VICTIM_WEIGHT
+                + cx.history.capture(pos, m, v)
+        }));
+        self.stage = if tt_found { Stage::TtMove } else { Stage::GoodCaptures };
+        self.tt_move = tt_move;
+        self.captures = captures;
+        self.skip_quiets = captures_only;
+        self.quiescence = captures_only;
+    }
+
+    /// Scores the quiet moves (`list[captures..]`): the killers and the
+    /// counter move first, then by history.
+    fn score_quiets<V: Evaluator>(&mut self, pos: &Position<V>, cx: &OrderContext<'_>) {
         let killers = cx.history.killers(cx.ply);
         let counter = cx.history.counter(cx.prev[0]);
         let quiet = cx.history.quiet_scorer(pos, cx.prev);
-        self.scores.clear();
-        self.scores.extend(list.iter().enumerate().map(|(i, &m)| {
-            if i < captures {
-                let v = victim(pos, m);
-                value_of::<V>(v) * VICTIM_WEIGHT
-                    + value_of::<V>(promoted(m)) * VICTIM_WEIGHT
-                    + cx.history.capture(pos, m, v)
-            } else if m == killers[0] {
+        self.scores.truncate(self.captures);
+        self.scores.extend(self.list[self.captures..].iter().map(|&m| {
+            if m == killers[0] {
                 KILLER + 2
             } else if m == killers[1] {
                 KILLER + 1
@@ -143,11 +161,6 @@ impl MovePicker {
                 quiet.score(pos, m)
             }
         }));
-        self.stage = if tt_found { Stage::TtMove } else { Stage::GoodCaptures };
-        self.tt_move = tt_move;
-        self.captures = captures;
-        self.skip_quiets = captures_only;
-        self.quiescence = captures_only;
     }
 
     /// The best-scored move of `list[self.next..end]` other than the TT
@@ -175,8 +188,9 @@ impl MovePicker {
         matches!(self.stage, Stage::BadCaptures)
     }
 
-    /// The next move, or None when every stage is done.
-    pub fn next<V: Evaluator>(&mut self, pos: &Position<V>) -> Option<Move> {
+    /// The next move, or None when every stage is done. `cx` orders the
+    /// quiet moves when their stage comes (the node's own context).
+    pub fn next<V: Evaluator>(&mut self, pos: &Position<V>, cx: &OrderContext<'_>) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -198,6 +212,9 @@ impl MovePicker {
                     }
                     self.next = self.captures;
                     self.stage = Stage::Quiets;
+                    if !self.skip_quiets {
+                        self.score_quiets(pos, cx);
+                    }
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets
@@ -243,7 +260,7 @@ mod tests {
         let tt = pos.legal_moves().into_iter().find(|&m| pos.move_to_uci(m) == "g1h1").unwrap();
         picker.init(&pos, tt, &cx, false);
         let mut order = Vec::new();
-        while let Some(m) = picker.next(&pos) {
+        while let Some(m) = picker.next(&pos, &cx) {
             order.push(pos.move_to_uci(m));
         }
         assert_eq!(order.len(), n, "every move once: {order:?}");
@@ -254,9 +271,54 @@ mod tests {
         pos.generate_captures(picker.list());
         picker.init(&pos, Move::NONE, &cx, true);
         let mut q = Vec::new();
-        while let Some(m) = picker.next(&pos) {
+        while let Some(m) = picker.next(&pos, &cx) {
             q.push(pos.move_to_uci(m));
         }
         assert_eq!(q, ["d4e5"]);
+    }
+
+    fn cx(h: &History) -> OrderContext<'_> {
+        OrderContext { history: h, ply: 0, prev: [PieceTo::NONE; 2] }
+    }
+
+    /// Quiet moves are scored when their stage comes, by the histories as
+    /// they are then; once the search skips them, none is handed out.
+    #[test]
+    fn quiets_scored_late_and_skipped() {
+        let pos = Position::<Chess>::from_fen("4k3/8/3p4/4p3/3P4/8/8/4R1K1 w - - 0 1").unwrap();
+        let uci = |m: Move| pos.move_to_uci(m);
+        let find = |s: &str| pos.legal_moves().into_iter().find(|&m| pos.move_to_uci(m) == s).unwrap();
+        let mut history = History::new::<Chess>();
+        let drain = |picker: &mut MovePicker, h: &History| {
+            let mut order = Vec::new();
+            while let Some(m) = picker.next(&pos, &cx(h)) {
+                order.push(uci(m));
+            }
+            order
+        };
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        picker.init(&pos, Move::NONE, &cx(&history), false);
+        // With no history the quiet moves come in the generator's order.
+        let first_quiet = drain(&mut picker, &history)[1].clone();
+        assert_ne!(first_quiet, "g1h1");
+        // A cut-off by g1h1 at another ply, learnt after the picker was made:
+        // it comes first of the quiet moves all the same.
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        picker.init(&pos, Move::NONE, &cx(&history), false);
+        history.update_quiets(&pos, find("g1h1"), &[], 8, 5, [PieceTo::NONE; 2]);
+        let order = drain(&mut picker, &history);
+        assert_eq!(&order[..2], ["d4e5", "g1h1"]);
+        assert_eq!(order.last().map(String::as_str), Some("e1e5"));
+        // Quiet moves skipped after the first move: the captures alone, the
+        // losing one last.
+        let mut picker = MovePicker::empty();
+        pos.generate(picker.list());
+        picker.init(&pos, Move::NONE, &cx(&history), false);
+        let mut order = vec![uci(picker.next(&pos, &cx(&history)).unwrap())];
+        picker.skip_quiets = true;
+        order.extend(drain(&mut picker, &history));
+        assert_eq!(order, ["d4e5", "e1e5"]);
     }
 }

@@ -1,7 +1,7 @@
 //! Quiescence search: captures and promotions until the position is quiet,
 //! evasions when in check (quiet ones pruned once one has been found).
 
-use super::movepick::{MovePicker, OrderContext, is_tactical};
+use super::movepick::{MovePicker, is_tactical};
 use super::params::{MAX_PLY, QS_QUIET_EVASIONS};
 use super::see::see_ge;
 use super::worker::{Worker, bound_of};
@@ -55,12 +55,11 @@ impl<V: Evaluator> Worker<'_, V> {
         } else {
             pos.generate_captures(picker.list());
         }
-        let cx = OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) };
-        picker.init(pos, hit.map_or(Move::NONE, |h| h.mv), &cx, !in_check);
+        picker.init(pos, hit.map_or(Move::NONE, |h| h.mv), &self.order_context(ply), !in_check);
         let mut legal = 0;
         let mut quiet_evasions = 0;
         let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(pos) {
+        while let Some(m) = picker.next(pos, &self.order_context(ply)) {
             let quiet = !is_tactical(pos, m);
             if quiet && !in_check {
                 continue;

@@ -3,7 +3,8 @@
 //! value where its bound says it is the better guess: reverse futility
 //! pruning (by whether the position improves), razoring, null move (where the variant
 //! allows it: `Variant::NULL_MOVE_OK`), internal iterative reduction and
-//! singular extension with multi-cut; per move: late-move, futility and SEE
+//! singular extension with multi-cut; per move: late-move pruning (past the
+//! move count, the picker hands out no more quiet moves), futility and SEE
 //! pruning, late-move reductions by history and improvement, check
 //! extensions and mate-distance pruning. Off by default (0 in
 //! `params.rs`; options of the tune build, for matches at longer time
@@ -403,10 +404,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         let mut picker = MovePicker::empty();
         pos.generate_captures(picker.list());
-        let cx = OrderContext { history: &self.history, ply: n.ply, prev: self.prev_moves(n.ply) };
-        picker.init(pos, tt.map_or(Move::NONE, |h| h.mv), &cx, true);
+        picker.init(pos, tt.map_or(Move::NONE, |h| h.mv), &self.order_context(n.ply), true);
         let depth = n.depth - PROBCUT_REDUCTION;
-        while let Some(m) = picker.next(pos) {
+        while let Some(m) = picker.next(pos, &self.order_context(n.ply)) {
             if !is_tactical(pos, m) || !see_ge(pos, m, pbeta - n.eval) {
                 continue;
             }
@@ -551,8 +551,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if tactical {
             return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_CAPTURE_MARGIN) * d * d);
         }
-        let lmp_limit = (tp!(LMP_BASE) + tp!(LMP_PER_DEPTH) * (d * d) as usize) / (2 - usize::from(n.improving));
-        if d <= LMP_MAX_DEPTH && n_legal > lmp_limit {
+        if move_count_prunes(n, n_legal) {
             return true;
         }
         let prev = self.prev_moves(n.ply);
@@ -576,16 +575,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
-        let prev = self.prev_moves(ply);
-        let cx = OrderContext { history: &self.history, ply, prev };
-        picker.init(pos, n.tt_move, &cx, false);
+        picker.init(pos, n.tt_move, &self.order_context(ply), false);
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
         let mut captures = CaptureList::new();
         let excluded = self.excluded[ply];
         // What tells whether a move checks, found the first time it is asked.
         let check_info = std::cell::OnceCell::new();
-        while let Some(m) = picker.next(pos) {
+        while let Some(m) = picker.next(pos, &self.order_context(ply)) {
             if m == excluded {
                 continue;
             }
@@ -618,13 +615,15 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                         None => child().in_check(),
                     }
             };
-            if !pv_node
-                && !in_check
-                && r.best > -DECISIVE
-                && self.prune_move(pos, m, n, alpha, r.legal, tactical)
-                && !gives_check()
-            {
-                continue;
+            if !pv_node && !in_check && r.best > -DECISIVE {
+                // Past the late-move count, the quiet moves left are not
+                // even handed out (quiet checks among them included).
+                if move_count_prunes(n, r.legal) {
+                    picker.skip_quiets = true;
+                }
+                if self.prune_move(pos, m, n, alpha, r.legal, tactical) && !gives_check() {
+                    continue;
+                }
             }
             let reduction = if in_check || r.legal == 1 {
                 0
@@ -700,6 +699,11 @@ impl<'a, V: Evaluator> Worker<'a, V> {
             r -= 1;
         }
         r.max(0)
+    }
+
+    /// What the move picker orders a node's moves by at `ply`.
+    pub(super) fn order_context(&self, ply: usize) -> OrderContext<'_> {
+        OrderContext { history: &self.history, ply, prev: self.prev_moves(ply) }
     }
 
     /// The moves one and two plies before `ply`.
@@ -782,6 +786,16 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         }
         (us & !pawns_kings).any() || pos.hand_count(pos.side) > 0
     }
+}
+
+/// Late move pruning: whether a quiet move that comes `n_legal`-th (this
+/// move counted) at a shallow node is past the quiet moves searched there
+/// (`LMP_BASE + LMP_PER_DEPTH * depth^2`, halved where the position is
+/// not improving).
+fn move_count_prunes(n: &Node, n_legal: usize) -> bool {
+    let d = n.depth;
+    let limit = (tp!(LMP_BASE) + tp!(LMP_PER_DEPTH) * (d * d) as usize) / (2 - usize::from(n.improving));
+    d <= LMP_MAX_DEPTH && n_legal > limit
 }
 
 /// The value a node's pruning goes by: the table's value where its bound
