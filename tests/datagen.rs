@@ -95,6 +95,23 @@ fn one_thread_is_deterministic_and_two_play_the_same_games() {
     assert_eq!(games, read(&a).games);
 }
 
+/// `datagen info` into a pipe its reader has closed (`| head -1` after
+/// its line): no panic, no error, exit 0.
+#[test]
+fn info_into_a_closed_pipe_exits_quietly() {
+    let file = temp("info-pipe.bin");
+    assert_eq!(datagen("chess", 1, &file, &["--quiet"]).0, 0);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_calvin"))
+        .args(["datagen", "info", file.to_str().expect("utf-8")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs calvin");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("exits");
+    assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()), (Some(0), String::new()));
+}
+
 #[test]
 fn a_stopped_run_continues_without_duplicates() {
     let (whole, parts) = (temp("whole.bin"), temp("parts.bin"));

@@ -156,22 +156,44 @@ fn number(key: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
 }
 
 /// `calvin datagen info FILE`: the settings, games, positions, results.
+/// Written in one piece; a reader that closes early (`| head -1`) only
+/// cuts the text short.
 fn info(path: &str) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let data = format::read(std::io::BufReader::new(file)).map_err(|e| format!("{path}: {e}"))?;
     let h = &data.header;
-    println!(
-        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}",
-        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies, h.hash_mib
-    );
     let mut results = [0usize; 3];
     let mut ends = [0usize; 3];
     for g in &data.games {
         results[g.result as usize] += 1;
         ends[g.end as usize] += 1;
     }
-    println!("games {} positions {} trailing-bytes {}", data.games.len(), data.positions(), data.trailing);
-    println!("results white-wins {} draws {} black-wins {}", results[2], results[1], results[0]);
-    println!("ends rules {} ply-cap {} adjudicated {}", ends[0], ends[1], ends[2]);
-    Ok(())
+    let text = format!(
+        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}\n\
+         games {} positions {} trailing-bytes {}\n\
+         results white-wins {} draws {} black-wins {}\n\
+         ends rules {} ply-cap {} adjudicated {}\n",
+        h.variant,
+        h.seed,
+        h.nodes,
+        h.random_plies,
+        h.max_plies,
+        h.resign_score,
+        h.resign_plies,
+        h.hash_mib,
+        data.games.len(),
+        data.positions(),
+        data.trailing,
+        results[2],
+        results[1],
+        results[0],
+        ends[0],
+        ends[1],
+        ends[2]
+    );
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        _ => Ok(()),
+    }
 }
