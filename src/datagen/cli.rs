@@ -168,31 +168,18 @@ fn info(path: &str) -> Result<(), String> {
         results[g.result as usize] += 1;
         ends[g.end as usize] += 1;
     }
-    let text = format!(
-        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}\n\
-         games {} positions {} trailing-bytes {}\n\
-         results white-wins {} draws {} black-wins {}\n\
-         ends rules {} ply-cap {} adjudicated {}\n",
-        h.variant,
-        h.seed,
-        h.nodes,
-        h.random_plies,
-        h.max_plies,
-        h.resign_score,
-        h.resign_plies,
-        h.hash_mib,
-        data.games.len(),
-        data.positions(),
-        data.trailing,
-        results[2],
-        results[1],
-        results[0],
-        ends[0],
-        ends[1],
-        ends[2]
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "variant {} seed {} nodes {} random-plies {} max-plies {} resign-score {} resign-plies {} hash {}",
+        h.variant, h.seed, h.nodes, h.random_plies, h.max_plies, h.resign_score, h.resign_plies, h.hash_mib
     );
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    let _ =
+        writeln!(text, "games {} positions {} trailing-bytes {}", data.games.len(), data.positions(), data.trailing);
+    let _ = writeln!(text, "results white-wins {} draws {} black-wins {}", results[2], results[1], results[0]);
+    let _ = writeln!(text, "ends rules {} ply-cap {} adjudicated {}", ends[0], ends[1], ends[2]);
+    match std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
         _ => Ok(()),
     }

@@ -79,6 +79,10 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Quiescence: neither quiet moves nor losing captures.
     quiescence: bool,
+    /// The node's ply and previous moves (from [`OrderContext`]), for the
+    /// killers, counter move and continuation histories of the quiet moves.
+    ply: usize,
+    prev: [PieceTo; 2],
 }
 
 /// What the picker needs from the search to order a node's moves.
@@ -103,6 +107,8 @@ impl MovePicker {
             bad_next: 0,
             skip_quiets: false,
             quiescence: false,
+            ply: 0,
+            prev: [PieceTo::NONE; 2],
         }
     }
 
@@ -141,14 +147,16 @@ impl MovePicker {
         self.captures = captures;
         self.skip_quiets = captures_only;
         self.quiescence = captures_only;
+        self.ply = cx.ply;
+        self.prev = cx.prev;
     }
 
     /// Scores the quiet moves (`list[captures..]`): the killers and the
     /// counter move first, then by history.
-    fn score_quiets<V: Evaluator>(&mut self, pos: &Position<V>, cx: &OrderContext<'_>) {
-        let killers = cx.history.killers(cx.ply);
-        let counter = cx.history.counter(cx.prev[0]);
-        let quiet = cx.history.quiet_scorer(pos, cx.prev);
+    fn score_quiets<V: Evaluator>(&mut self, pos: &Position<V>, history: &History) {
+        let killers = history.killers(self.ply);
+        let counter = history.counter(self.prev[0]);
+        let quiet = history.quiet_scorer(pos, self.prev);
         self.scores.truncate(self.captures);
         self.scores.extend(self.list[self.captures..].iter().map(|&m| {
             if m == killers[0] {
@@ -188,9 +196,9 @@ impl MovePicker {
         matches!(self.stage, Stage::BadCaptures)
     }
 
-    /// The next move, or None when every stage is done. `cx` orders the
-    /// quiet moves when their stage comes (the node's own context).
-    pub fn next<V: Evaluator>(&mut self, pos: &Position<V>, cx: &OrderContext<'_>) -> Option<Move> {
+    /// The next move, or None when every stage is done. `history` (the
+    /// search's, as it is now) orders the quiet moves when their stage comes.
+    pub fn next<V: Evaluator>(&mut self, pos: &Position<V>, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -213,7 +221,7 @@ impl MovePicker {
                     self.next = self.captures;
                     self.stage = Stage::Quiets;
                     if !self.skip_quiets {
-                        self.score_quiets(pos, cx);
+                        self.score_quiets(pos, history);
                     }
                 }
                 Stage::Quiets => {
@@ -260,7 +268,7 @@ mod tests {
         let tt = pos.legal_moves().into_iter().find(|&m| pos.move_to_uci(m) == "g1h1").unwrap();
         picker.init(&pos, tt, &cx, false);
         let mut order = Vec::new();
-        while let Some(m) = picker.next(&pos, &cx) {
+        while let Some(m) = picker.next(&pos, &history) {
             order.push(pos.move_to_uci(m));
         }
         assert_eq!(order.len(), n, "every move once: {order:?}");
@@ -271,12 +279,13 @@ mod tests {
         pos.generate_captures(picker.list());
         picker.init(&pos, Move::NONE, &cx, true);
         let mut q = Vec::new();
-        while let Some(m) = picker.next(&pos, &cx) {
+        while let Some(m) = picker.next(&pos, &history) {
             q.push(pos.move_to_uci(m));
         }
         assert_eq!(q, ["d4e5"]);
     }
 
+    /// The context of a node at the root (no killers, no previous moves).
     fn cx(h: &History) -> OrderContext<'_> {
         OrderContext { history: h, ply: 0, prev: [PieceTo::NONE; 2] }
     }
@@ -291,7 +300,7 @@ mod tests {
         let mut history = History::new::<Chess>();
         let drain = |picker: &mut MovePicker, h: &History| {
             let mut order = Vec::new();
-            while let Some(m) = picker.next(&pos, &cx(h)) {
+            while let Some(m) = picker.next(&pos, h) {
                 order.push(uci(m));
             }
             order
@@ -316,7 +325,7 @@ mod tests {
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
         picker.init(&pos, Move::NONE, &cx(&history), false);
-        let mut order = vec![uci(picker.next(&pos, &cx(&history)).unwrap())];
+        let mut order = vec![uci(picker.next(&pos, &history).unwrap())];
         picker.skip_quiets = true;
         order.extend(drain(&mut picker, &history));
         assert_eq!(order, ["d4e5", "e1e5"]);

@@ -59,7 +59,7 @@ impl<V: Evaluator> Worker<'_, V> {
         let mut legal = 0;
         let mut quiet_evasions = 0;
         let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(pos, &self.order_context(ply)) {
+        while let Some(m) = picker.next(pos, &self.history) {
             let quiet = !is_tactical(pos, m);
             if quiet && !in_check {
                 continue;

@@ -406,7 +406,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         pos.generate_captures(picker.list());
         picker.init(pos, tt.map_or(Move::NONE, |h| h.mv), &self.order_context(n.ply), true);
         let depth = n.depth - PROBCUT_REDUCTION;
-        while let Some(m) = picker.next(pos, &self.order_context(n.ply)) {
+        while let Some(m) = picker.next(pos, &self.history) {
             if !is_tactical(pos, m) || !see_ge(pos, m, pbeta - n.eval) {
                 continue;
             }
@@ -543,16 +543,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         r.best
     }
 
-    /// Whether a move may be skipped at a shallow non-PV node: late quiet
-    /// moves, quiet moves that cannot lift the evaluation to alpha, and
-    /// moves that lose too much by exchange. `n_legal` counts this move.
+    /// Whether a move may be skipped at a shallow non-PV node (quiet moves
+    /// past the late-move count are the move loop's): quiet moves that
+    /// cannot lift the evaluation to alpha, and moves that lose too much by
+    /// exchange. `n_legal` counts this move.
     fn prune_move(&self, pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, tactical: bool) -> bool {
         let d = n.depth;
         if tactical {
             return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_CAPTURE_MARGIN) * d * d);
-        }
-        if move_count_prunes(n, n_legal) {
-            return true;
         }
         let prev = self.prev_moves(n.ply);
         let hist = self.history.quiet(pos, m, prev);
@@ -582,7 +580,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let excluded = self.excluded[ply];
         // What tells whether a move checks, found the first time it is asked.
         let check_info = std::cell::OnceCell::new();
-        while let Some(m) = picker.next(pos, &self.order_context(ply)) {
+        while let Some(m) = picker.next(pos, &self.history) {
             if m == excluded {
                 continue;
             }
@@ -616,12 +614,13 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     }
             };
             if !pv_node && !in_check && r.best > -DECISIVE {
-                // Past the late-move count, the quiet moves left are not
+                // Late move pruning: past the move count, this quiet move is
+                // skipped unless it checks, and the quiet moves left are not
                 // even handed out (quiet checks among them included).
-                if move_count_prunes(n, r.legal) {
-                    picker.skip_quiets = true;
-                }
-                if self.prune_move(pos, m, n, alpha, r.legal, tactical) && !gives_check() {
+                let past_count = move_count_prunes(n, r.legal);
+                picker.skip_quiets |= past_count;
+                if ((past_count && !tactical) || self.prune_move(pos, m, n, alpha, r.legal, tactical)) && !gives_check()
+                {
                     continue;
                 }
             }
