@@ -543,17 +543,18 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         r.best
     }
 
-    /// Whether a move may be skipped at a shallow non-PV node (quiet moves
-    /// past the late-move count are the move loop's): quiet moves that
-    /// cannot lift the evaluation to alpha, and moves that lose too much by
-    /// exchange. `n_legal` counts this move.
-    fn prune_move(&self, pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, tactical: bool) -> bool {
+    /// Whether a capture or promotion may be skipped at a shallow non-PV
+    /// node: it loses too much by exchange.
+    fn prune_tactical(pos: &Position<V>, m: Move, d: i32) -> bool {
+        d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_CAPTURE_MARGIN) * d * d)
+    }
+
+    /// Whether a quiet move with history `hist` may be skipped at a shallow
+    /// non-PV node (those past the late-move count are the move loop's): it
+    /// cannot lift the evaluation to alpha, or loses too much by exchange.
+    /// `n_legal` counts this move.
+    fn prune_quiet(pos: &Position<V>, m: Move, n: &Node, alpha: i32, n_legal: usize, hist: i32) -> bool {
         let d = n.depth;
-        if tactical {
-            return d <= SEE_PRUNE_MAX_DEPTH && !see_ge(pos, m, -tp!(SEE_CAPTURE_MARGIN) * d * d);
-        }
-        let prev = self.prev_moves(n.ply);
-        let hist = self.history.quiet(pos, m, prev);
         let lmr_depth = (d - reduction(d, n_legal) - 1 + hist / tp!(LMR_HISTORY_DIVISOR)).max(0);
         if tp!(HISTORY_PRUNE_MARGIN) > 0
             && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
@@ -580,6 +581,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let excluded = self.excluded[ply];
         // What tells whether a move checks, found the first time it is asked.
         let check_info = std::cell::OnceCell::new();
+        let prev = self.prev_moves(ply);
         while let Some(m) = picker.next(pos, &self.history) {
             if m == excluded {
                 continue;
@@ -613,14 +615,21 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                         None => child().in_check(),
                     }
             };
+            // A quiet move's history, looked up once for pruning and reduction.
+            let history_cell = std::cell::OnceCell::new();
+            let quiet_history = || *history_cell.get_or_init(|| self.history.quiet(pos, m, prev));
             if !pv_node && !in_check && r.best > -DECISIVE {
                 // Late move pruning: past the move count, this quiet move is
                 // skipped unless it checks, and the quiet moves left are not
                 // even handed out (quiet checks among them included).
                 let past_count = move_count_prunes(n, r.legal);
                 picker.skip_quiets |= past_count;
-                if ((past_count && !tactical) || self.prune_move(pos, m, n, alpha, r.legal, tactical)) && !gives_check()
-                {
+                let pruned = if tactical {
+                    Self::prune_tactical(pos, m, depth)
+                } else {
+                    past_count || Self::prune_quiet(pos, m, n, alpha, r.legal, quiet_history())
+                };
+                if pruned && !gives_check() {
                     continue;
                 }
             }
@@ -635,7 +644,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
                     0
                 }
             } else {
-                self.late_move_reduction(pos, m, n, pv_node, r.legal, &gives_check)
+                self.late_move_reduction(pos, n, pv_node, r.legal, &quiet_history, &gives_check)
             };
             self.stack[ply] = self.history.piece_to(pos, m);
             let d = if m == n.tt_move { depth + n.extension } else { depth };
@@ -669,14 +678,14 @@ impl<'a, V: Evaluator> Worker<'a, V> {
 
     /// How much less deep a late quiet move is searched: more the later it
     /// comes, less for PV nodes, improving positions, checks and moves with
-    /// a good history.
+    /// a good history (`quiet_history`).
     fn late_move_reduction(
         &self,
         pos: &Position<V>,
-        m: Move,
         n: &Node,
         pv_node: bool,
         n_legal: usize,
+        quiet_history: &dyn Fn() -> i32,
         gives_check: &dyn Fn() -> bool,
     ) -> i32 {
         let mut r = reduction(n.depth, n_legal);
@@ -693,7 +702,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         if tp!(LMR_TT_CAPTURE) > 0 && n.tt_move != Move::NONE && is_tactical(pos, n.tt_move) {
             r += 1;
         }
-        r -= self.history.quiet(pos, m, self.prev_moves(n.ply)) / tp!(LMR_HISTORY_DIVISOR);
+        r -= quiet_history() / tp!(LMR_HISTORY_DIVISOR);
         if gives_check() {
             r -= 1;
         }
