@@ -574,14 +574,16 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let (depth, ply, in_check) = (n.depth, n.ply, n.in_check);
         let mut picker = MovePicker::empty();
         pos.generate(picker.list());
-        picker.init(pos, n.tt_move, &self.order_context(ply), false);
+        let cx = self.order_context(ply);
+        // The moves before this node's, for the quiet moves' histories.
+        let prev = cx.prev;
+        picker.init(pos, n.tt_move, &cx, false);
         let mut r = LoopResult { best: -INF, best_move: Move::NONE, legal: 0, aborted: false };
         let mut quiets = QuietList::new();
         let mut captures = CaptureList::new();
         let excluded = self.excluded[ply];
         // What tells whether a move checks, found the first time it is asked.
         let check_info = std::cell::OnceCell::new();
-        let prev = self.prev_moves(ply);
         while let Some(m) = picker.next(pos, &self.history) {
             if m == excluded {
                 continue;
