@@ -141,9 +141,8 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 3;
 
-/// Singular extensions: shallowest depth, and how much shallower the table's
-/// entry may be ([`SE_MARGIN_PER_DEPTH`] below).
-pub const SE_MIN_DEPTH: i32 = 8;
+/// Singular extensions: how much shallower the table's entry may be than
+/// the node (the shallowest depth and the margin are tunable, below).
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 
 tunables! {
@@ -196,6 +195,8 @@ tunables! {
     HISTORY_PRUNE_MARGIN: i32 = 0, 0..=16384;
     /// Singular extensions: the margin below the table's value per ply of depth.
     SE_MARGIN_PER_DEPTH: i32 = 2, 0..=10;
+    /// Singular extensions: the shallowest depth that tries one.
+    SE_MIN_DEPTH: i32 = 8, 4..=12;
 }
 
 /// Quiescence: the quiet evasions searched at most in check, once a move

@@ -314,7 +314,7 @@ impl<'a, V: Evaluator> Worker<'a, V> {
     /// move is searched a little shallower.
     fn singular(&mut self, pos: &Position<V>, n: &Node, h: TtHit, beta: i32) -> Singular {
         let tt_value = from_tt(h.score, n.ply);
-        if n.depth < SE_MIN_DEPTH
+        if n.depth < tp!(SE_MIN_DEPTH)
             || h.mv == Move::NONE
             || h.depth < n.depth - SE_TT_DEPTH_MARGIN
             || h.bound == Bound::Upper
