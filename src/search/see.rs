@@ -110,8 +110,14 @@ impl<B: Bits> MoveSink<B> for CapturesOnto<B> {
 
 /// The exchange value of `m` (legal in `pos`) for the side making it, in centipawns.
 pub fn see<V: Evaluator>(pos: &Position<V>, m: Move) -> i32 {
+    see_against(pos, m, None)
+}
+
+/// [`see`], or with a `threshold` a value on the same side of it as the
+/// exchange's (the exchange is followed only until its side is known).
+fn see_against<V: Evaluator>(pos: &Position<V>, m: Move, threshold: Option<i32>) -> i32 {
     if plain_exchange::<V>(m.to())
-        && let Some(v) = see_plain(pos, m)
+        && let Some(v) = see_plain(pos, m, threshold)
     {
         return v;
     }
@@ -140,11 +146,41 @@ type Gains = arrayvec::ArrayVec<i32, { MAX_EXCHANGE + 1 }>;
 /// The exchange's value for the side making the first capture: back from
 /// the last capture, each side takes only when it gains.
 fn resolve(gains: &Gains) -> i32 {
-    let mut value = 0;
+    resolve_with(gains, 0)
+}
+
+/// [`resolve`] where the side to take next would gain `next` (what it
+/// wins if it takes and then plays on as it should; 0 if it stops).
+fn resolve_with(gains: &Gains, next: i32) -> i32 {
+    let mut value = next;
     for &g in gains.iter().skip(1).rev() {
         value = (g - value).max(0);
     }
     gains[0] - value
+}
+
+/// With `threshold`: the exchange's value if the side to take next gains
+/// nothing, when it stays on the same side of the threshold whatever that
+/// side gains, at most `most` (the value is monotonic in that gain, so its
+/// two ends decide); `None` while the rest of the exchange can still
+/// change the side.
+fn decided(gains: &Gains, most: i32, threshold: Option<i32>) -> Option<i32> {
+    let t = threshold?;
+    let (none, all) = (resolve_with(gains, 0), resolve_with(gains, most));
+    ((none >= t) == (all >= t)).then_some(none)
+}
+
+/// The most the side `us` can gain by taking the piece `standing` on `sq`
+/// and playing on: that piece, and more only if a pawn of its promotes
+/// there (to the most valuable type it could).
+fn most_gained<V: Evaluator>(standing: u8, sq: usize, us: usize) -> i32 {
+    let promotes = V::PAWN != 0 && V::tables().promotion_zone[us].has(sq);
+    let promotion = if promotes {
+        V::PROMOTIONS.iter().map(|&p| value_of::<V>(p) - value_of::<V>(V::PAWN)).max().unwrap_or(0).max(0)
+    } else {
+        0
+    };
+    value_of::<V>(standing) + promotion
 }
 
 /// Whether legality is judged from pins and checkers of a royal piece
@@ -180,8 +216,9 @@ fn plain_exchange<V: Evaluator>(sq: usize) -> bool {
 /// kept only where the game has them. `None` where the capture chosen
 /// would be a gating move (IAGO: the plain capture from the gating square
 /// is illegal, the gated piece would block the check): the caller then
-/// follows the exchange move by move.
-fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
+/// follows the exchange move by move. With a `threshold`, the exchange
+/// stops as soon as its side of the threshold is known ([`decided`]).
+fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move, threshold: Option<i32>) -> Option<i32> {
     let (sq, target) = (m.to(), Bb::<V>::bit(m.to()));
     let mut gains = Gains::new();
     // The pieces as they stood before the exchange's captures, read only
@@ -217,6 +254,9 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move) -> Option<i32> {
     let mut leapers: [Option<Bb<V>>; 2] = [None, None];
     let mut royal: [Option<Royal<V>>; 2] = [None, None];
     while !gains.is_full() && standing != 0 {
+        if let Some(v) = decided(&gains, most_gained::<V>(standing, sq, us), threshold) {
+            return Some(v);
+        }
         if V::HAND
             && let Some(cur) = &hooked
             && matches!(V::drop_rule(cur), DropRule::Only(_))
@@ -409,7 +449,7 @@ pub fn see_ge<V: Evaluator>(pos: &Position<V>, m: Move, threshold: i32) -> bool 
     if plain && first - value_of::<V>(standing) >= threshold {
         return true;
     }
-    see(pos, m) >= threshold
+    see_against(pos, m, Some(threshold)) >= threshold
 }
 
 #[cfg(test)]
@@ -436,7 +476,7 @@ mod tests {
                         assert_eq!(see_ge(pos, m, t), exact >= t, "{}: {} {uci} {t}", V::NAME, pos.fen());
                     }
                     if plain_exchange::<V>(m.to())
-                        && let Some(v) = see_plain(pos, m)
+                        && let Some(v) = see_plain(pos, m, None)
                     {
                         plain += 1;
                         let after = pos.play(m);
