@@ -154,10 +154,11 @@ impl TimeManager {
         TimeManager { start, soft: None, hard: Some(t), start_fraction: BY_PLY_START_FRACTION }
     }
     /// Whether another iteration is worth starting, given how unsettled the
-    /// best move is (see [`Stability`]).
-    pub fn may_start_iteration(&self, stability: &Stability) -> bool {
-        self.soft
-            .is_none_or(|s| self.elapsed().as_secs_f64() < s.as_secs_f64() * self.start_fraction * stability.scale())
+    /// best move is (see [`Stability`]) and a further `scale` of the time.
+    pub fn may_start_iteration(&self, stability: &Stability, scale: f64) -> bool {
+        self.soft.is_none_or(|s| {
+            self.elapsed().as_secs_f64() < s.as_secs_f64() * self.start_fraction * stability.scale() * scale
+        })
     }
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

@@ -108,4 +108,6 @@ pub struct RootMove {
     pub mv: Move,
     pub score: i32,
     pub pv: Vec<Move>,
+    /// Nodes searched below this move, all iterations together.
+    pub nodes: u64,
 }

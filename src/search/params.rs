@@ -197,6 +197,11 @@ tunables! {
     SE_MARGIN_PER_DEPTH: i32 = 2, 0..=10;
     /// Singular extensions: the shallowest depth that tries one.
     SE_MIN_DEPTH: i32 = 8, 4..=12;
+    /// Time: the time for another iteration scaled by `(NODE_TM_BASE -
+    /// share) * NODE_TM_WEIGHT` (both in hundredths), the share being the
+    /// nodes spent below the best move (weight 0: not scaled).
+    NODE_TM_BASE: i32 = 150, 100..=300;
+    NODE_TM_WEIGHT: i32 = 0, 0..=300;
 }
 
 /// Quiescence: the quiet evasions searched at most in check, once a move

@@ -24,7 +24,9 @@ impl<V: Evaluator> Worker<'_, V> {
             // node (one ply less reduced); the PV search of a node's child.
             let n = i - pv_idx + 1;
             let r = if is_tactical(root, m) { 0 } else { (reduction(depth, n) - 1).max(0) };
+            let nodes = self.nodes;
             let v = self.search_child(&child, Window { alpha, beta, pv_node: true, cut_node: false }, depth, 0, n, r);
+            self.root_moves[i].nodes += self.nodes - nodes;
             if self.shared.stopped() {
                 break;
             }
@@ -146,10 +148,25 @@ impl<V: Evaluator> Worker<'_, V> {
         {
             return true;
         }
-        if !self.shared.pondering.load(Ordering::Relaxed) && !self.tm.may_start_iteration(stability) {
+        if !self.shared.pondering.load(Ordering::Relaxed)
+            && !self.tm.may_start_iteration(stability, self.effort_scale())
+        {
             return true;
         }
         self.root_moves.len() == 1 && self.limits.timed() && depth >= 4
+    }
+
+    /// How the share of the nodes spent below the best move scales the
+    /// time for another iteration: `(b - share) w`, with `b` and `w` the
+    /// tunables `NODE_TM_BASE` and `NODE_TM_WEIGHT` in hundredths (a move
+    /// that took most of the search is rarely overturned; one that took
+    /// little may be). 1 where the weight is 0.
+    fn effort_scale(&self) -> f64 {
+        let (b, w) = (f64::from(tp!(NODE_TM_BASE)) / 100.0, f64::from(tp!(NODE_TM_WEIGHT)) / 100.0);
+        match self.root_moves.first() {
+            Some(rm) if w > 0.0 && self.nodes > 0 => (b - rm.nodes as f64 / self.nodes as f64) * w,
+            _ => 1.0,
+        }
     }
 
     pub fn seldepth(&self) -> usize {

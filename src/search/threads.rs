@@ -35,7 +35,7 @@ pub struct SearchJob<'a, V: Evaluator> {
 }
 
 fn root_moves_of(moves: &[Move]) -> Vec<RootMove> {
-    moves.iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv] }).collect()
+    moves.iter().map(|&mv| RootMove { mv, score: -INF, pv: vec![mv], nodes: 0 }).collect()
 }
 
 /// How far one thread got: its completed depth and the line it would play.
