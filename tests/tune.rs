@@ -46,11 +46,14 @@ fn the_default_build_has_no_tunable_options() {
 fn tunable_options_are_listed_with_their_bounds() {
     let out = session("uci\nquit\n");
     let tune = lines_with(&out, "option name TUNE_");
-    assert_eq!(tune.len(), 22, "{tune:?}");
+    assert_eq!(tune.len(), 25, "{tune:?}");
     assert_eq!(tune[1], "option name TUNE_RFP_MARGIN type spin default 90 min 20 max 300");
     assert_eq!(tune[13], "option name TUNE_LMR_DIVISOR type spin default 225 min 100 max 500");
     assert_eq!(tune[18], "option name TUNE_LMR_TT_PV type spin default 0 min 0 max 2");
     assert_eq!(tune[19], "option name TUNE_PROBCUT_MARGIN type spin default 0 min 0 max 600");
+    assert_eq!(tune[22], "option name TUNE_SE_MIN_DEPTH type spin default 8 min 4 max 12");
+    assert_eq!(tune[23], "option name TUNE_NODE_TM_BASE type spin default 150 min 100 max 300");
+    assert_eq!(tune[24], "option name TUNE_NODE_TM_WEIGHT type spin default 0 min 0 max 300");
 }
 
 /// The defaults search exactly as the default build ([`DEFAULT_BENCH`]); another
