@@ -159,28 +159,19 @@ fn resolve_with(gains: &Gains, next: i32) -> i32 {
     gains[0] - value
 }
 
-/// With `threshold`: the exchange's value if the side to take next gains
-/// nothing, when it stays on the same side of the threshold whatever that
-/// side gains, at most `most` (the value is monotonic in that gain, so its
-/// two ends decide); `None` while the rest of the exchange can still
-/// change the side.
-fn decided(gains: &Gains, most: i32, threshold: Option<i32>) -> Option<i32> {
-    let t = threshold?;
+/// The exchange's value if the side to take next gains nothing, when it
+/// stays on the same side of `threshold` whatever that side gains, at
+/// most `most` (the value is monotonic in that gain, so its two ends
+/// decide); `None` while the rest of the exchange can still change the side.
+fn decided(gains: &Gains, most: i32, threshold: i32) -> Option<i32> {
     let (none, all) = (resolve_with(gains, 0), resolve_with(gains, most));
-    ((none >= t) == (all >= t)).then_some(none)
+    ((none >= threshold) == (all >= threshold)).then_some(none)
 }
 
-/// The most the side `us` can gain by taking the piece `standing` on `sq`
-/// and playing on: that piece, and more only if a pawn of its promotes
-/// there (to the most valuable type it could).
-fn most_gained<V: Evaluator>(standing: u8, sq: usize, us: usize) -> i32 {
-    let promotes = V::PAWN != 0 && V::tables().promotion_zone[us].has(sq);
-    let promotion = if promotes {
-        V::PROMOTIONS.iter().map(|&p| value_of::<V>(p) - value_of::<V>(V::PAWN)).max().unwrap_or(0).max(0)
-    } else {
-        0
-    };
-    value_of::<V>(standing) + promotion
+/// What a pawn of `V` gains at most by promoting: the most valuable
+/// promotion's value over the pawn's (0 without promotions).
+fn promotion_gain<V: Evaluator>() -> i32 {
+    V::PROMOTIONS.iter().map(|&p| value_of::<V>(p) - value_of::<V>(V::PAWN)).max().unwrap_or(0).max(0)
 }
 
 /// Whether legality is judged from pins and checkers of a royal piece
@@ -253,8 +244,15 @@ fn see_plain<V: Evaluator>(pos: &Position<V>, m: Move, threshold: Option<i32>) -
     let riders = base.line_riders();
     let mut leapers: [Option<Bb<V>>; 2] = [None, None];
     let mut royal: [Option<Royal<V>>; 2] = [None, None];
+    // What a pawn promoting on the square adds for each side, at most.
+    let promotion =
+        [0, 1].map(|c| if V::PAWN != 0 && tables.promotion_zone[c].has(sq) { promotion_gain::<V>() } else { 0 });
     while !gains.is_full() && standing != 0 {
-        if let Some(v) = decided(&gains, most_gained::<V>(standing, sq, us), threshold) {
+        // The most the side to take can gain: the piece standing there, and
+        // a promotion's worth where its pawn would promote.
+        if let Some(t) = threshold
+            && let Some(v) = decided(&gains, value_of::<V>(standing) + promotion[us], t)
+        {
             return Some(v);
         }
         if V::HAND
