@@ -183,14 +183,30 @@ impl<V: Variant> Position<V> {
         riders_attacking::<V>(&self.line_riders(), sq, occ, pieces)
     }
 
-    /// The pieces of `color` of the leap-only types (`VariantTables::leap_only`)
-    /// that capture on `sq` by a leap: one lookup each, whatever the occupancy.
+    /// The pieces of `color` that capture on `sq` by a leap, whatever the
+    /// occupancy. (`attackers_to` finds the types outside `leap_only` in
+    /// full as well: their leaps add nothing there.)
     #[inline(always)]
     pub fn leap_attackers(&self, sq: usize, color: usize) -> Bb<V> {
+        self.leaps_from(sq, color ^ 1) & self.by_color[color]
+    }
+
+    /// The pieces of the leaper types (`VariantTables::leapers`), of
+    /// either colour, on the squares a piece of each such type and of
+    /// `color` on `sq` captures by a leap: seen from `sq` the other way, the
+    /// pieces of the other colour that capture on `sq` by a leap.
+    #[inline(always)]
+    pub fn leaps_from(&self, sq: usize, color: usize) -> Bb<V> {
         let tables = V::tables();
-        types_in(tables.leap_only)
-            .fold(Bb::<V>::ZERO, |att, t| att | (tables.types[t].by_color[color ^ 1].leap_c[sq] & self.by_type[t]))
-            & self.by_color[color]
+        let types = &tables.leaper_types;
+        let n = types.len();
+        let start = (color * V::G::SQUARES + sq) * n;
+        let Some(row) = tables.leap_rows.get(start..start + n) else { return Bb::<V>::ZERO };
+        let mut att = Bb::<V>::ZERO;
+        for (&leaps, &t) in row.iter().zip(types) {
+            att |= leaps & self.by_type[t as usize];
+        }
+        att
     }
 
     /// [`CheckInfo`] for the side to move, where every capture is a line
@@ -306,11 +322,8 @@ impl<V: Variant> Position<V> {
         // Only line sliders and leapers capture here (FAST_LEGAL), so one scan
         // of the eight lines from the king finds the sliding checkers and the
         // pinned pieces; leaping checkers come from the tables.
-        let tables = V::tables();
         let them = us ^ 1;
-        let mut checkers = types_in(tables.leapers)
-            .fold(Bb::<V>::ZERO, |b, t| b | (tables.types[t].by_color[us].leap_c[king] & self.by_type[t]))
-            & self.by_color[them];
+        let mut checkers = self.leaps_from(king, us) & self.by_color[them];
         let (sliding, pinned) = self.line_scan(king, us, them);
         checkers |= sliding;
         LegalCtx { king, checkers, pinned }

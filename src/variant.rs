@@ -365,6 +365,14 @@ pub struct VariantTables<G: Geometry> {
     /// Every type, cheapest first (by value, then by type): the order in
     /// which exchanges bring in their attackers.
     pub cheapest_first: arrayvec::ArrayVec<u8, MAX_TYPES>,
+    /// The types of `leapers`, lowest first, and their leaping captures in
+    /// one block: `leap_rows[(color * SQUARES + sq) * n + k]` is where a
+    /// piece of type `leaper_types[k]` and colour `color` on `sq` captures
+    /// by a leap (`n` leaper types). One row per square and colour, so the
+    /// leapers attacking a square are a few adjacent loads
+    /// ([`Position::leaps_from`]).
+    pub leaper_types: arrayvec::ArrayVec<u8, MAX_TYPES>,
+    pub leap_rows: Vec<G::B>,
 }
 
 /// The types in a bitmask over types (bit `t` for type `t`), lowest first.
@@ -438,6 +446,12 @@ impl<G: Geometry> VariantTables<G> {
         }
         let mut cheapest_first: arrayvec::ArrayVec<u8, MAX_TYPES> = (1..=V::PIECES.len() as u8).collect();
         cheapest_first.sort_by_key(|&t| (V::PIECES[t as usize - 1].value, t));
+        let leaper_types: arrayvec::ArrayVec<u8, MAX_TYPES> = types_in(leapers).map(|t| t as u8).collect();
+        let leap_rows = (0..2)
+            .flat_map(|c| (0..G::SQUARES).map(move |sq| (c, sq)))
+            .flat_map(|(c, sq)| leaper_types.iter().map(move |&t| (c, sq, t as usize)))
+            .map(|(c, sq, t)| types[t].by_color[c].leap_c[sq])
+            .collect();
         VariantTables {
             types,
             n_types: V::PIECES.len(),
@@ -450,6 +464,8 @@ impl<G: Geometry> VariantTables<G> {
             leap_only,
             in_full,
             cheapest_first,
+            leaper_types,
+            leap_rows,
         }
     }
 }
