@@ -263,6 +263,27 @@ impl<V: Variant> Position<V> {
             self.color_on(sq) == slider && range > 0 && V::G::distance(sq, king) as u32 <= range
         };
         let (mut direct, mut blockers) = (Bb::<V>::ZERO, Bb::<V>::ZERO);
+        if tables.line_sliders & tables.in_full == 0 {
+            // Every line slider rides all the lines of its group without
+            // limit (chess, IAGO): only the group's riders on the king's
+            // lines of an empty board can slide onto it, each with nothing
+            // (directly) or one `blocker` piece (a pin) between.
+            let theirs = self.by_color[slider];
+            let [(orth_types, orth), (diag_types, diag)] = tables.line_groups();
+            let snipers = (V::G::lines(king, orth, Bb::<V>::ZERO) & self.pieces_of_types(orth_types) & theirs)
+                | (V::G::lines(king, diag, Bb::<V>::ZERO) & self.pieces_of_types(diag_types) & theirs);
+            for s in snipers.iter() {
+                let between = V::G::between(king, s) & occ;
+                if between.is_empty() {
+                    if blocker != slider {
+                        direct |= Bb::<V>::bit(s);
+                    }
+                } else if between.count() == 1 && (between & self.by_color[blocker]).any() {
+                    blockers |= between;
+                }
+            }
+            return (direct, blockers);
+        }
         // Only a line where a `slider` side's slider stands can hold either.
         let sliders = self.pieces_of_types(tables.line_sliders) & self.by_color[slider];
         for (d, dir_rays) in V::G::tables().rays.iter().enumerate() {
