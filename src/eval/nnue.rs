@@ -451,6 +451,29 @@ const WIDE: usize = 4 * LANES;
 /// minus the rows `subs` (each as long as `acc`), in wrapping i16 arithmetic.
 #[inline(always)]
 fn add_sub(acc: &mut [i16], from: Option<&[i16]>, adds: &[&[i16]], subs: &[&[i16]]) {
+    // The changes of most moves from the parent's accumulator: a quiet
+    // move (one feature added, one taken) and a capture (one added, two
+    // taken), each one pass over the values.
+    if let Some(from) = from {
+        let n = acc.len();
+        match (adds, subs) {
+            ([a], [s]) => {
+                let (from, a, s) = (&from[..n], &a[..n], &s[..n]);
+                for i in 0..n {
+                    acc[i] = from[i].wrapping_add(a[i]).wrapping_sub(s[i]);
+                }
+                return;
+            }
+            ([a], [s1, s2]) => {
+                let (from, a, s1, s2) = (&from[..n], &a[..n], &s1[..n], &s2[..n]);
+                for i in 0..n {
+                    acc[i] = from[i].wrapping_add(a[i]).wrapping_sub(s1[i]).wrapping_sub(s2[i]);
+                }
+                return;
+            }
+            _ => {}
+        }
+    }
     if acc.len().is_multiple_of(2 * WIDE) {
         add_sub_blocks::<{ 2 * WIDE }>(acc, from, adds, subs);
     } else if acc.len().is_multiple_of(WIDE) {
