@@ -580,9 +580,9 @@ fn move_texts(games: &[Game]) -> Vec<(String, Vec<String>)> {
     games.iter().map(|g| (g.tag("Round").to_string(), g.moves.clone())).collect()
 }
 
-const SELF_PLAY_REPORT: &str = "Score of A vs B: 1 - 1 - 4  [0.500] 6/6
-Elo difference: 0.0 +/- 173.7 (95%), LOS: 50.0 %, DrawRatio: 66.7 %
-SPRT: llr -0.007 (-0.3%), lbound -2.944, ubound 2.944 - no decision (elo0=0 elo1=10 alpha=0.05 beta=0.05)
+const SELF_PLAY_REPORT: &str = "Score of A vs B: 2 - 2 - 2  [0.500] 6/6
+Elo difference: 0.0 +/- 271.4 (95%), LOS: 50.0 %, DrawRatio: 33.3 %
+SPRT: llr -0.004 (-0.1%), lbound -2.944, ubound 2.944 - no decision (elo0=0 elo1=10 alpha=0.05 beta=0.05)
 ";
 
 #[test]
@@ -612,7 +612,7 @@ fn two_shards_play_the_single_runs_games_and_merge_to_its_report() {
     }
     shard_games.sort_by_key(|g| g.tag("Round").parse::<u32>().unwrap());
     assert_eq!(move_texts(&shard_games), move_texts(&whole.games));
-    let json = r#"{"games":6,"total":6,"pairs":3,"wdl":[1,4,1],"penta":[0,0,3,0,0],"llr":-0.007452,"verdict":null"#;
+    let json = r#"{"games":6,"total":6,"pairs":3,"wdl":[2,2,2],"penta":[0,0,3,0,0],"llr":-0.003726,"verdict":null"#;
     let (code, out, err) = merge(&[&files[1], &files[0]]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, format!("{SELF_PLAY_REPORT}{json},\"shards\":[1,2],\"of\":2}}\n"));
