@@ -799,9 +799,9 @@ const SPSA_AFTER_4: &str = "\
 seed 7
 iterations 4
 done 4
-theta TUNE_RFP_MARGIN 89.86281075948627
-theta TUNE_FUTILITY_MARGIN 120.13718924051373
-theta TUNE_LMR_DIVISOR 224.7942161392294
+theta TUNE_RFP_MARGIN 90.13718924051373
+theta TUNE_FUTILITY_MARGIN 119.86281075948627
+theta TUNE_LMR_DIVISOR 225.2057838607706
 ";
 
 #[cfg(feature = "tune")]
@@ -817,7 +817,7 @@ fn spsa_tunes_from_the_file_to_the_state() {
     }
     // theta moves after the pairs the two sides did not share evenly: by
     // a_k / c_k * result * flip (pairs 1 and 3 even: no step; pairs 2 and 4
-    // won by one point by the minus side: each step goes the way of that
+    // won by one point by the plus side: each step goes the way of that
     // iteration's own flip, and pair 4's, of the other flips, takes each
     // number back part of the way pair 2's moved it).
     let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Iteration ")).collect();
@@ -825,9 +825,9 @@ fn spsa_tunes_from_the_file_to_the_state() {
         lines,
         [
             "Iteration 1 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.00 TUNE_FUTILITY_MARGIN=120.00 TUNE_LMR_DIVISOR=225.00",
-            "Iteration 2 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.46 TUNE_FUTILITY_MARGIN=120.54 TUNE_LMR_DIVISOR=224.19",
-            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=89.46 TUNE_FUTILITY_MARGIN=120.54 TUNE_LMR_DIVISOR=224.19",
-            "Iteration 4 of 4: plus 0.5 - minus 1.5  TUNE_RFP_MARGIN=89.86 TUNE_FUTILITY_MARGIN=120.14 TUNE_LMR_DIVISOR=224.79",
+            "Iteration 2 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=90.54 TUNE_FUTILITY_MARGIN=119.46 TUNE_LMR_DIVISOR=225.81",
+            "Iteration 3 of 4: plus 1.0 - minus 1.0  TUNE_RFP_MARGIN=90.54 TUNE_FUTILITY_MARGIN=119.46 TUNE_LMR_DIVISOR=225.81",
+            "Iteration 4 of 4: plus 1.5 - minus 0.5  TUNE_RFP_MARGIN=90.14 TUNE_FUTILITY_MARGIN=119.86 TUNE_LMR_DIVISOR=225.21",
         ]
     );
     assert!(
