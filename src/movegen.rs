@@ -133,9 +133,10 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             let tt = &tables.types[t];
-            // The reverse view: the opposite colour's moves from `sq`.
+            // The reverse view: the opposite colour's moves from `sq`
+            // (its leaps are `leap_attackers`'s already).
             let pt = &tt.by_color[color ^ 1];
-            let mut a = pt.leap_c[sq];
+            let mut a = Bb::<V>::ZERO;
             // Only the lines the groups above did not cover.
             let mut dirs = pt.slide_dirs_c;
             if tables.orth_riders & (1 << t) != 0 {
@@ -184,24 +185,23 @@ impl<V: Variant> Position<V> {
     }
 
     /// The pieces of `color` that capture on `sq` by a leap, whatever the
-    /// occupancy. (`attackers_to` finds the types outside `leap_only` in
-    /// full as well: their leaps add nothing there.)
+    /// occupancy: those of every leaper type (`VariantTables::leapers`),
+    /// including the types `attackers_to` otherwise finds in full.
     #[inline(always)]
     pub fn leap_attackers(&self, sq: usize, color: usize) -> Bb<V> {
         self.leaps_from(sq, color ^ 1) & self.by_color[color]
     }
 
-    /// The pieces of the leaper types (`VariantTables::leapers`), of
-    /// either colour, on the squares a piece of each such type and of
-    /// `color` on `sq` captures by a leap: seen from `sq` the other way, the
-    /// pieces of the other colour that capture on `sq` by a leap.
+    /// The pieces (of either colour) of each leaper type on the squares a
+    /// piece of that type and of `color` on `sq` would take by a leap. Of
+    /// the other colour, they are the pieces that take on `sq` by a leap.
     #[inline(always)]
     pub fn leaps_from(&self, sq: usize, color: usize) -> Bb<V> {
         let tables = V::tables();
         let types = &tables.leaper_types;
         let n = types.len();
         let start = (color * V::G::SQUARES + sq) * n;
-        let Some(row) = tables.leap_rows.get(start..start + n) else { return Bb::<V>::ZERO };
+        let row = &tables.leap_rows[start..start + n];
         let mut att = Bb::<V>::ZERO;
         for (&leaps, &t) in row.iter().zip(types) {
             att |= leaps & self.by_type[t as usize];
@@ -268,10 +268,7 @@ impl<V: Variant> Position<V> {
             // limit (chess, IAGO): only the group's riders on the king's
             // lines of an empty board can slide onto it, each with nothing
             // (directly) or one `blocker` piece (a pin) between.
-            let theirs = self.by_color[slider];
-            let [(orth_types, orth), (diag_types, diag)] = tables.line_groups();
-            let snipers = (V::G::lines(king, orth, Bb::<V>::ZERO) & self.pieces_of_types(orth_types) & theirs)
-                | (V::G::lines(king, diag, Bb::<V>::ZERO) & self.pieces_of_types(diag_types) & theirs);
+            let snipers = riders_attacking::<V>(&self.line_riders(), king, Bb::<V>::ZERO, self.by_color[slider]);
             for s in snipers.iter() {
                 let between = V::G::between(king, s) & occ;
                 if between.is_empty() {
