@@ -115,6 +115,9 @@ pub trait Variant: 'static + Copy + Default + Send + Sync + std::fmt::Debug {
     const STALEMATE_DRAWS: bool = false;
     /// Null-move pruning is sound enough for this variant.
     const NULL_MOVE_OK: bool = true;
+    /// A node in check is searched one ply deeper (off in chess, where
+    /// self-play measured it no stronger for a third more nodes to a depth).
+    const CHECK_EXTENSION: bool = true;
     /// The game looks the same to both sides after a half turn of the board
     /// (Historia Ŝako: pawns and drop squares), not after a flip of its
     /// ranks (chess): Black's view of a square then turns its file too.

@@ -6,7 +6,8 @@
 //! singular extension with multi-cut; per move: late-move pruning (past the
 //! move count, the picker hands out no more quiet moves), futility and SEE
 //! pruning, late-move reductions by history and improvement, check
-//! extensions and mate-distance pruning. Off by default (0 in
+//! extensions (where the variant keeps them: `Variant::CHECK_EXTENSION`)
+//! and mate-distance pruning. Off by default (0 in
 //! `params.rs`; options of the tune build, for matches at longer time
 //! controls: none gained in games at 20000 nodes a move): ProbCut, history
 //! pruning of quiet moves, more reduction at nodes expected to fail high,
@@ -470,8 +471,9 @@ impl<'a, V: Evaluator> Worker<'a, V> {
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let ctx = pos.legal_ctx();
         let in_check = ctx.checkers.any();
-        // Check extension: a node in check searches one ply deeper.
-        let depth = if in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
+        // Check extension (where the variant keeps it): a node in check
+        // searches one ply deeper.
+        let depth = if V::CHECK_EXTENSION && in_check && ply < CHECK_EXTENSION_MAX_PLY { depth + 1 } else { depth };
         // In check there is no evaluation: -INF for the search, 0 for the table.
         let (raw_eval, eval) = if in_check {
             (0, -INF)

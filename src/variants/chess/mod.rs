@@ -56,6 +56,8 @@ impl Variant for Chess {
     const CASTLING: Option<Castling> = Some(Castling::FIDE);
     const EN_PASSANT: bool = true;
     const STALEMATE_DRAWS: bool = true;
+    /// No check extension: measured in self-play (docs/measurements.md).
+    const CHECK_EXTENSION: bool = false;
     crate::variant_tables!(Board8x8);
 
     fn promotion_zone(color: usize) -> u64 {
