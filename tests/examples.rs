@@ -99,3 +99,31 @@ fn tools_uci_driver() {
     assert!(tok[5].parse::<i32>().is_ok(), "{text}");
     assert!(legal_moves("historia-sako", &moves).iter().any(|m| m == tok[7]), "{text}");
 }
+
+/// `tools/pairs.py`: two versions' records against Fairy-Stockfish on the
+/// same openings compared pair by pair (the figures of docs/measurements.md:
+/// 1696d4f against 3220604 in chess, seeds 2601 and 2603), and a couple of
+/// records with different openings refused.
+#[test]
+fn tools_pairs_compares_records_on_the_same_openings() {
+    need_python3();
+    let dir = format!("{}/tools", env!("CARGO_MANIFEST_DIR"));
+    let run = |files: &[&str]| {
+        Command::new("python3")
+            .arg(format!("{dir}/pairs.py"))
+            .args(files.iter().map(|f| format!("{dir}/data/{f}")))
+            .output()
+            .expect("python3 runs")
+    };
+    let out = run(&[
+        "chess-fsf-10s-2601-1696d4f.pgn",
+        "chess-fsf-10s-2601-3220604.pgn",
+        "chess-fsf-10s-2603-1696d4f.pgn",
+        "chess-fsf-10s-2603-3220604.pgn",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "100 pairs: +0.110 +- 0.123 a pair (new 54.0%, old 48.5%)\n");
+    let out = run(&["chess-fsf-10s-2601-1696d4f.pgn", "chess-fsf-10s-2603-3220604.pgn"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pair 1: the openings differ"));
+}
