@@ -8,9 +8,9 @@ the mean loss in centipawns and how often the engine chose FSF's drop.
 
     python3 tools/deployment.py ENGINE NODES FAIRY_STOCKFISH HISTORIASAKO_INI DEPTH GAMES.pgn...
 """
-import re
 import sys
 
+from pgn import games
 from uci import Engine
 
 
@@ -23,12 +23,6 @@ def position(moves):
     return "startpos moves " + " ".join(moves)
 
 
-def games(path):
-    for g in open(path).read().split("[Event ")[1:]:
-        body = re.sub(r"\{[^}]*\}", "", g.split("\n\n", 1)[1])
-        yield [t for t in body.split() if not re.match(r"^\d+\.$", t) and t not in ("1-0", "0-1", "1/2-1/2", "*")]
-
-
 def main(argv):
     if len(argv) < 7:
         print(__doc__, file=sys.stderr)
@@ -38,7 +32,7 @@ def main(argv):
     e = Engine([engine], [("UCI_Variant", "historia-sako"), ("Hash", 16)])
     losses, agree = [], 0
     for path in pgns:
-        for moves in games(path):
+        for _, moves in games(path):
             for ply in range(4, 20, 3):
                 e.send("ucinewgame")
                 drop = e.go(position(moves[:ply]), f"nodes {nodes}").bestmove

@@ -14,51 +14,26 @@ separate error bars when the openings decide much of a pair's result.
 Pairs whose openings differ between the files are an error.
 """
 import math
-import re
 import sys
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]$')
+from pgn import games
+
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
-
-
-def games(path):
-    """The games of a PGN file: each a dict of its tags and its movetext."""
-    out, tags, moves = [], {}, []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            m = TAG.match(line)
-            if m:
-                if moves:
-                    out.append(dict(tags, _moves=" ".join(moves)))
-                    tags, moves = {}, []
-                tags[m.group(1)] = m.group(2)
-            elif line:
-                moves.append(line)
-    if tags:
-        out.append(dict(tags, _moves=" ".join(moves)))
-    return out
-
-
-def opening(g):
-    """What makes a game's opening: its start position and first plies."""
-    plies = int(g.get("OpeningPlies", "0"))
-    sans = [t for t in g["_moves"].split() if not re.match(r"^\d+\.+$", t)]
-    return g.get("FEN", ""), tuple(sans[:plies])
 
 
 def pairs(path, name):
     """{pair number: (NAME's points in the pair, the pair's opening)}."""
     by_pair = {}
-    for g in games(path):
-        if g.get("Result") not in POINTS:
+    for tags, moves in games(path):
+        if tags.get("Result") not in POINTS:
             continue
-        white, black = POINTS[g["Result"]]
-        if name not in (g.get("White"), g.get("Black")):
-            raise SystemExit(f"{path}: round {g.get('Round')} has no player named {name}")
-        points = white if g.get("White") == name else black
-        k = (int(g["Round"]) + 1) // 2
-        by_pair.setdefault(k, []).append((points, opening(g)))
+        white, black = POINTS[tags["Result"]]
+        if name not in (tags.get("White"), tags.get("Black")):
+            raise SystemExit(f"{path}: round {tags.get('Round')} has no player named {name}")
+        points = white if tags.get("White") == name else black
+        k = (int(tags["Round"]) + 1) // 2
+        opening = (tags.get("FEN", ""), tuple(moves[: int(tags.get("OpeningPlies", "0"))]))
+        by_pair.setdefault(k, []).append((points, opening))
     return {k: (sum(p for p, _ in v), v[0][1]) for k, v in by_pair.items() if len(v) == 2}
 
 

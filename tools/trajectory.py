@@ -8,11 +8,11 @@ reach it.
 
     python3 tools/trajectory.py PLAYER FAIRY_STOCKFISH HISTORIASAKO_INI DEPTH GAMES.pgn...
 """
-import re
 import statistics
 import sys
 
-from deployment import fsf_engine, games, position
+from deployment import fsf_engine, position
+from pgn import games
 
 PLIES = (0, 4, 20, 30, 40, 60, 80)
 
@@ -25,9 +25,8 @@ def main(argv):
     f = fsf_engine(fsf, ini)
     at = {p: [] for p in PLIES}
     for path in pgns:
-        whites = re.findall(r'\[White "([^"]*)"', open(path).read())
-        for white, moves in zip(whites, games(path)):
-            sign = 1 if white == player else -1
+        for tags, moves in games(path):
+            sign = 1 if tags.get("White") == player else -1
             for ply in PLIES:
                 if ply <= len(moves):
                     score = f.go(position(moves[:ply]), f"depth {depth}").score or 0
